@@ -1,0 +1,206 @@
+// Package chunk splits a note's body into heading-aware passages. Every
+// signal (TF-IDF blocks, BM25, embeddings) uses these chunks, so a chunk id —
+// the note path plus the chunk's index — means the same passage everywhere.
+package chunk
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// Options set the token budget of a chunk. Tokens are estimated as words
+// plus CJK characters.
+type Options struct {
+	// MaxTokens is the budget a chunk grows to (default 320).
+	MaxTokens int
+	// MinTokens: a chunk smaller than this absorbs the next section even
+	// across a heading, so short sections do not become tiny chunks
+	// (default MaxTokens/4).
+	MinTokens int
+}
+
+// DefaultOptions are used when Options are zero.
+var DefaultOptions = Options{MaxTokens: 320, MinTokens: 80}
+
+func (o Options) withDefaults() Options {
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = DefaultOptions.MaxTokens
+	}
+	if o.MinTokens <= 0 {
+		o.MinTokens = o.MaxTokens / 4
+	}
+	return o
+}
+
+// Chunk is a passage of a note body.
+type Chunk struct {
+	// Index is the chunk's position in the note, from 0.
+	Index int
+	// Start and End are byte offsets into the note's Body.
+	Start, End int
+	// LineStart and LineEnd are 1-based file lines, inclusive.
+	LineStart, LineEnd int
+	// Headings is the heading path at the chunk's first line, outermost
+	// first.
+	Headings []string
+	// Tokens is the estimated token count.
+	Tokens int
+}
+
+// Text returns the chunk's text from its note.
+func (c Chunk) Text(n *vault.Note) string { return n.Body[c.Start:c.End] }
+
+// Split chunks a note. Every note gets at least one chunk (an empty body
+// gives one empty chunk), so "best chunk of a note" is always defined.
+func Split(n *vault.Note, opts Options) []Chunk {
+	opts = opts.withDefaults()
+	units := paragraphs(n)
+	var out []Chunk
+	var cur *Chunk
+	flush := func() {
+		if cur != nil {
+			cur.Index = len(out)
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for _, u := range units {
+		if u.Tokens > opts.MaxTokens {
+			flush()
+			for _, piece := range splitLines(n, u, opts.MaxTokens) {
+				p := piece
+				cur = &p
+				flush()
+			}
+			continue
+		}
+		if cur != nil {
+			fits := cur.Tokens+u.Tokens <= opts.MaxTokens
+			if !fits || (u.heading && cur.Tokens >= opts.MinTokens) {
+				flush()
+			}
+		}
+		if cur == nil {
+			c := u.Chunk
+			cur = &c
+			continue
+		}
+		cur.End, cur.LineEnd, cur.Tokens = u.End, u.LineEnd, cur.Tokens+u.Tokens
+	}
+	flush()
+	if len(out) == 0 {
+		out = append(out, Chunk{LineStart: n.BodyLine, LineEnd: n.BodyLine, Headings: nil})
+	}
+	return out
+}
+
+// unit is a paragraph (or fenced code block); heading marks one that
+// starts with a heading line.
+type unit struct {
+	Chunk
+	heading bool
+}
+
+// paragraphs cuts the body at blank lines and before headings, never
+// inside a fenced code block.
+func paragraphs(n *vault.Note) []unit {
+	headingAt := make(map[int]int, len(n.Headings)) // file line → heading index
+	for i, h := range n.Headings {
+		headingAt[h.Line] = i
+	}
+	var units []unit
+	var path []vault.Heading
+	var cur *unit
+	end := func() {
+		if cur != nil {
+			units = append(units, *cur)
+			cur = nil
+		}
+	}
+	inFence := false
+	line := n.BodyLine
+	for off := 0; off < len(n.Body); line++ {
+		text, _, _ := strings.Cut(n.Body[off:], "\n")
+		next := min(off+len(text)+1, len(n.Body))
+		trimmed := strings.TrimSpace(text)
+		if hi, ok := headingAt[line]; ok && !inFence {
+			end()
+			h := n.Headings[hi]
+			for len(path) > 0 && path[len(path)-1].Level >= h.Level {
+				path = path[:len(path)-1]
+			}
+			path = append(path, h)
+			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path)}, heading: true}
+		} else if trimmed == "" && !inFence {
+			end()
+			off = next
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			inFence = !inFence
+		}
+		if cur == nil {
+			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path)}}
+		}
+		cur.End, cur.LineEnd = off+len(text), line
+		cur.Tokens += Tokens(text)
+		off = next
+	}
+	end()
+	return units
+}
+
+func headingTexts(path []vault.Heading) []string {
+	if len(path) == 0 {
+		return nil
+	}
+	out := make([]string, len(path))
+	for i, h := range path {
+		out[i] = h.Text
+	}
+	return out
+}
+
+// splitLines cuts an oversize paragraph at line boundaries (a single huge
+// line stays whole: cutting inside it would split words).
+func splitLines(n *vault.Note, u unit, budget int) []Chunk {
+	var out []Chunk
+	cur := Chunk{Start: u.Start, LineStart: u.LineStart, Headings: u.Headings}
+	line := u.LineStart
+	for off := u.Start; off < u.End; line++ {
+		text, _, _ := strings.Cut(n.Body[off:u.End], "\n")
+		t := Tokens(text)
+		if cur.Tokens > 0 && cur.Tokens+t > budget {
+			out = append(out, cur)
+			cur = Chunk{Start: off, LineStart: line, Headings: u.Headings}
+		}
+		cur.End, cur.LineEnd = off+len(text), line
+		cur.Tokens += t
+		off += len(text) + 1
+	}
+	return append(out, cur)
+}
+
+// Tokens estimates the token count of text: words plus CJK characters.
+func Tokens(text string) int {
+	n, inWord := 0, false
+	for _, r := range text {
+		switch {
+		case analysis.IsCJK(r):
+			n++
+			inWord = false
+		case r < utf8.RuneSelf && (r == ' ' || r == '\t' || r == '\n'), unicode.IsSpace(r):
+			inWord = false
+		default:
+			if !inWord {
+				n++
+			}
+			inWord = true
+		}
+	}
+	return n
+}

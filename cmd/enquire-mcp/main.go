@@ -1,0 +1,84 @@
+// Command enquire-mcp serves fast, precise search over an Obsidian vault to
+// AI assistants over MCP, and offers the same search on the command line.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is the release this binary reports.
+const version = "0.1.0-dev"
+
+const usage = `enquire-mcp %s: search an Obsidian vault from AI assistants (MCP) and the shell.
+
+Usage:
+  enquire-mcp serve  --vault PATH [flags]         serve MCP over stdio
+  enquire-mcp search --vault PATH "query" [flags]  search from the shell
+  enquire-mcp --version | --help
+
+Run "enquire-mcp COMMAND --help" for a command's flags.
+The vault can also be given with the ENQUIRE_VAULT environment variable.
+`
+
+// command is one subcommand.
+type command struct {
+	name string
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"serve", runServe},
+		{"search", runSearch},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes the command line and returns the exit code: 0 on success,
+// 2 for a usage error, 1 for any other failure (reported in one line).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, usage, version)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		fmt.Fprintf(stdout, usage, version)
+		return 0
+	case "-v", "--version", "-version", "version":
+		fmt.Fprintf(stdout, "enquire-mcp %s\n", version)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(ctx, args[1:], stdout, stderr)
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				fmt.Fprintf(stderr, "enquire-mcp %s: %v\n", c.name, err)
+				return 2
+			default:
+				fmt.Fprintf(stderr, "enquire-mcp %s: %v\n", c.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "enquire-mcp: unknown command %q\n\n"+usage, args[0], version)
+	return 2
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/tools"
+)
+
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("search", `--vault PATH "query" [flags]`, stderr)
+	var vf vaultFlags
+	vf.register(fs)
+	var in tools.SearchInput
+	fs.IntVar(&in.Limit, "limit", search.DefaultLimit, "number of hits (1-100)")
+	fs.StringVar(&in.Folder, "folder", "", "only notes under this vault-relative folder")
+	fs.IntVar(&in.MinSignals, "min-signals", 1, "only hits found by at least this many signals")
+	fs.StringVar(&in.Granularity, "granularity", search.GranularityNote, "note or block")
+	boost := fs.Bool("graph-boost", true, "boost notes linked from other top hits")
+	filter := fs.String("filter-frontmatter", "", `JSON object, e.g. '{"status":"done"}'`)
+	asJSON := fs.Bool("json", false, "print the obsidian_search JSON instead of a table")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageError(`missing query: enquire-mcp search --vault PATH "query"`)
+	}
+	in.Query = strings.Join(pos, " ")
+	in.GraphBoost = boost
+	if *filter != "" {
+		if err := json.Unmarshal([]byte(*filter), &in.FilterFrontmatter); err != nil {
+			return usageError("--filter-frontmatter: %v", err)
+		}
+	}
+	eng, _, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	res, err := eng.Search(ctx, in.Request())
+	if err != nil {
+		return err
+	}
+	out := tools.NewSearchOutput(res)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printTable(stdout, out)
+	return nil
+}
+
+// printTable shows hits for humans: rank, path, lines, signals and age,
+// with the snippet underneath.
+func printTable(w io.Writer, out tools.SearchOutput) {
+	if len(out.Matches) == 0 {
+		fmt.Fprintf(w, "no matches for %q (signals: %s)\n", out.Query, strings.Join(out.SignalsUsed, ", "))
+	}
+	for i, m := range out.Matches {
+		age := fmt.Sprintf("%dd old", m.AgeDays)
+		if m.Stale {
+			age += ", stale"
+		}
+		fmt.Fprintf(w, "%2d. %s  (lines %s; %s; %s; score %.4f)\n", i+1, m.Path, lines(m), signals(m.PerSignal), age, m.Score)
+		if m.Snippet != "" {
+			fmt.Fprintf(w, "    %s\n", m.Snippet)
+		}
+	}
+	fmt.Fprintf(w, "%d of %d candidates; signals: %s\n", len(out.Matches), out.TotalCandidates, strings.Join(out.SignalsUsed, ", "))
+	keys := make([]string, 0, len(out.SignalErrors))
+	for k := range out.SignalErrors {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "signal %s: %s\n", k, out.SignalErrors[k])
+	}
+}
+
+func lines(m tools.SearchMatch) string {
+	if m.LineStart == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d-%d", m.LineStart, m.LineEnd)
+}
+
+func signals(p tools.PerSignal) string {
+	var parts []string
+	add := func(name string, s *tools.SignalRank) {
+		if s != nil {
+			parts = append(parts, fmt.Sprintf("%s#%d", name, s.Rank))
+		}
+	}
+	add("bm25", p.BM25)
+	add("tfidf", p.TFIDF)
+	add("emb", p.Embeddings)
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/tools"
+)
+
+func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlagSet("serve", "--vault PATH [flags]", stderr)
+	var vf vaultFlags
+	vf.register(fs)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("unexpected argument %q", pos[0])
+	}
+	logger := stderrLogger(stderr)
+	eng, took, err := vf.load(ctx, logger)
+	if err != nil {
+		return err
+	}
+	srv := tools.New(eng, tools.Options{Version: version, Logger: logger})
+	snap := eng.Snapshot()
+	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", eng.Signals(),
+		"load_ms", took.Milliseconds(), "transport", "stdio")
+	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}

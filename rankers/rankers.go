@@ -1,0 +1,114 @@
+// Package rankers holds the retrieval signals (TF-IDF, and the plug-in
+// points for BM25 and embeddings) and Reciprocal Rank Fusion. A ranker only
+// ranks: filters arrive as an Allow predicate so that they apply before any
+// list is cut, and fusion keeps every signal's rank and score per hit.
+package rankers
+
+import (
+	"cmp"
+	"context"
+	"slices"
+)
+
+// Signal names, as reported in per_signal and signals_used.
+const (
+	SignalBM25       = "bm25"
+	SignalTFIDF      = "tfidf"
+	SignalEmbeddings = "embeddings"
+)
+
+// Candidate is one ranked item: a note, or a chunk of a note when Chunk is
+// not NoChunk.
+type Candidate struct {
+	Note  int
+	Chunk int
+	Score float64
+}
+
+// NoChunk marks a note-level candidate.
+const NoChunk = -1
+
+// Request is what a ranker needs to know of a search.
+type Request struct {
+	Query string
+	// Limit is how many candidates to return at most.
+	Limit int
+	// Allow, when set, admits only the notes for which it returns true.
+	Allow func(note int) bool
+	// Block asks for chunk-level candidates.
+	Block bool
+	// EmbeddingModel names the embedding model the caller expects (used by
+	// the embeddings signal only).
+	EmbeddingModel string
+}
+
+// Ranker is one retrieval signal.
+type Ranker interface {
+	// Name is the signal name ("tfidf", "bm25", "embeddings").
+	Name() string
+	// Rank returns candidates, best first.
+	Rank(ctx context.Context, req Request) ([]Candidate, error)
+}
+
+// compareCandidates orders by score (higher first), then note and chunk id
+// so that equal scores always come out in the same order.
+func compareCandidates(a, b Candidate) int {
+	if a.Score != b.Score {
+		return cmp.Compare(b.Score, a.Score)
+	}
+	if a.Note != b.Note {
+		return cmp.Compare(a.Note, b.Note)
+	}
+	return cmp.Compare(a.Chunk, b.Chunk)
+}
+
+// TopK keeps the k best candidates of cands (in place) and sorts them.
+func TopK(cands []Candidate, k int) []Candidate {
+	if k <= 0 {
+		return nil
+	}
+	if len(cands) > 4*k {
+		// A bounded heap: O(n log k) instead of sorting everything.
+		h := make([]Candidate, 0, k)
+		for _, c := range cands {
+			if len(h) < k {
+				h = append(h, c)
+				if len(h) == k {
+					heapify(h)
+				}
+				continue
+			}
+			if compareCandidates(c, h[0]) < 0 {
+				h[0] = c
+				siftDown(h, 0)
+			}
+		}
+		cands = h
+	}
+	slices.SortFunc(cands, compareCandidates)
+	return cands[:min(k, len(cands))]
+}
+
+// The heap keeps the worst kept candidate at the root.
+func heapify(h []Candidate) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+}
+
+func siftDown(h []Candidate, i int) {
+	for {
+		worst, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && compareCandidates(h[l], h[worst]) > 0 {
+			worst = l
+		}
+		if r < len(h) && compareCandidates(h[r], h[worst]) > 0 {
+			worst = r
+		}
+		if worst == i {
+			return
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
+}

@@ -1,0 +1,279 @@
+// Package search is the one search pipeline behind obsidian_search, the
+// search command and eval: filters → every ranker → Reciprocal Rank Fusion
+// → min_signals → graph boost → cut to limit → hits with snippets and ages.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// DefaultStaleDays is the age from which a hit is reported stale.
+const DefaultStaleDays = 365
+
+// Options configure an Engine.
+type Options struct {
+	// StaleDays is the age_days from which a hit is stale (0: 365).
+	StaleDays int
+	Chunk     chunk.Options
+	Fields    rankers.FieldWeights
+	Boost     graph.BoostOptions
+	// RRFK is the fusion constant (0: 60).
+	RRFK float64
+	// Depth is how many candidates each signal contributes (0: the larger
+	// of 100 and 5 × limit).
+	Depth int
+	// Now is the clock (nil: time.Now); tests pin it.
+	Now func() time.Time
+}
+
+// Engine searches one snapshot. It is immutable and safe for concurrent
+// use; a vault change builds a new Engine.
+type Engine struct {
+	snap    *vault.Snapshot
+	graph   *graph.Graph
+	an      *analysis.Analyzer
+	chunks  [][]chunk.Chunk
+	tfidf   *rankers.TFIDF
+	rankers []rankers.Ranker
+	opts    Options
+}
+
+// New builds an engine: chunks, the graph and the TF-IDF index of snap.
+// extra rankers (BM25, embeddings) join TF-IDF in fusion.
+func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts Options, extra ...rankers.Ranker) (*Engine, error) {
+	if opts.StaleDays <= 0 {
+		opts.StaleDays = DefaultStaleDays
+	}
+	if opts.Fields == (rankers.FieldWeights{}) {
+		opts.Fields = rankers.DefaultFieldWeights
+	}
+	if opts.RRFK <= 0 {
+		opts.RRFK = rankers.DefaultRRFK
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	chunks := make([][]chunk.Chunk, len(snap.Notes))
+	for i, n := range snap.Notes {
+		chunks[i] = chunk.Split(n, opts.Chunk)
+	}
+	tf, err := rankers.NewTFIDF(ctx, an, snap.Notes, chunks, opts.Fields)
+	if err != nil {
+		return nil, fmt.Errorf("build tf-idf: %w", err)
+	}
+	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts}
+	e.rankers = append([]rankers.Ranker{tf}, extra...)
+	return e, nil
+}
+
+// Snapshot returns the searched snapshot.
+func (e *Engine) Snapshot() *vault.Snapshot { return e.snap }
+
+// Graph returns the snapshot's link graph.
+func (e *Engine) Graph() *graph.Graph { return e.graph }
+
+// Chunks returns the chunks of a note.
+func (e *Engine) Chunks(note int) []chunk.Chunk { return e.chunks[note] }
+
+// TFIDF returns the always-on lexical ranker.
+func (e *Engine) TFIDF() *rankers.TFIDF { return e.tfidf }
+
+// Signals lists the available signals in fusion order.
+func (e *Engine) Signals() []string {
+	out := make([]string, len(e.rankers))
+	for i, r := range e.rankers {
+		out[i] = r.Name()
+	}
+	return out
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Query       string
+	K           float64
+	SignalsUsed []string
+	// SignalErrors maps a signal that failed or is unavailable to why.
+	SignalErrors map[string]string
+	// TotalCandidates counts fused items that passed every filter.
+	TotalCandidates int
+	Hits            []Hit
+}
+
+// Hit is one result.
+type Hit struct {
+	Note      int
+	Chunk     int // rankers.NoChunk for a note-level hit
+	Path      string
+	Title     string
+	Kind      string // "md" or "pdf"
+	Score     float64
+	Signals   map[string]rankers.SignalHit
+	Snippet   string
+	LineStart int
+	LineEnd   int
+	AgeDays   int
+	Stale     bool
+}
+
+// Search runs the pipeline. Invalid requests return an error wrapping
+// ErrInvalid.
+func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
+	filter, err := req.normalize()
+	if err != nil {
+		return nil, err
+	}
+	allow := e.allow(req.Folder, filter)
+	res := &Result{Query: req.Query, K: e.opts.RRFK}
+	lists, err := e.rank(ctx, req, allow, res)
+	if err != nil {
+		return nil, err
+	}
+	fused := rankers.Fuse(lists, e.opts.RRFK, req.Weights)
+	if req.MinSignals > 1 {
+		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return len(f.Signals) < req.MinSignals })
+	}
+	if req.GraphBoost {
+		fused = e.graph.Boost(fused, e.opts.Boost)
+	}
+	res.TotalCandidates = len(fused)
+	fused = fused[:min(req.Limit, len(fused))]
+	res.Hits = make([]Hit, len(fused))
+	for i, f := range fused {
+		res.Hits[i] = e.hit(f, req)
+	}
+	return res, ctx.Err()
+}
+
+// allow builds the note predicate for folder and frontmatter filters (nil
+// when there are none).
+func (e *Engine) allow(folder string, filter frontmatterFilter) func(int) bool {
+	if folder == "" && len(filter) == 0 {
+		return nil
+	}
+	ok := make([]bool, len(e.snap.Notes))
+	for i, n := range e.snap.Notes {
+		ok[i] = inFolder(n.Path, folder) && filter.match(n)
+	}
+	return func(i int) bool { return ok[i] }
+}
+
+// rank runs the wanted signals concurrently. A failing signal is reported
+// in res.SignalErrors and left out; only when every signal fails is the
+// search an error.
+func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, res *Result) ([]rankers.Ranked, error) {
+	depth := e.opts.Depth
+	if depth <= 0 {
+		depth = max(100, 5*req.Limit)
+	}
+	var use []rankers.Ranker
+	for _, r := range e.rankers {
+		if req.Signals == nil || slices.Contains(req.Signals, r.Name()) {
+			use = append(use, r)
+		}
+	}
+	for _, s := range req.Signals {
+		if !slices.ContainsFunc(use, func(r rankers.Ranker) bool { return r.Name() == s }) {
+			res.addSignalError(s, "unavailable: "+unavailableReason(s))
+		}
+	}
+	lists := make([]rankers.Ranked, len(use))
+	errs := make([]error, len(use))
+	var wg sync.WaitGroup
+	for i, r := range use {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("internal error: %v", p)
+				}
+			}()
+			cands, err := r.Rank(ctx, rankers.Request{Query: req.Query, Limit: depth, Allow: allow,
+				Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel})
+			lists[i], errs[i] = rankers.Ranked{Signal: r.Name(), Candidates: cands}, err
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var ok []rankers.Ranked
+	for i, l := range lists {
+		if errs[i] != nil {
+			if errors.Is(errs[i], ErrInvalid) {
+				return nil, errs[i]
+			}
+			res.addSignalError(l.Signal, errs[i].Error())
+			continue
+		}
+		ok = append(ok, l)
+		res.SignalsUsed = append(res.SignalsUsed, l.Signal)
+	}
+	if len(ok) == 0 && len(use) > 0 {
+		return nil, fmt.Errorf("every signal failed: %v", res.SignalErrors)
+	}
+	return ok, nil
+}
+
+func unavailableReason(signal string) string {
+	switch signal {
+	case rankers.SignalBM25:
+		return "no persistent index (run `enquire-mcp index` and serve with --persistent-index)"
+	case rankers.SignalEmbeddings:
+		return "no embeddings (run `enquire-mcp build-embeddings`)"
+	}
+	return "not configured"
+}
+
+func (r *Result) addSignalError(signal, msg string) {
+	if r.SignalErrors == nil {
+		r.SignalErrors = map[string]string{}
+	}
+	r.SignalErrors[signal] = msg
+}
+
+// hit renders a fused item.
+func (e *Engine) hit(f rankers.Fused, req Request) Hit {
+	n := e.snap.Notes[f.Note]
+	h := Hit{Note: f.Note, Chunk: f.Chunk, Path: n.Path, Title: n.Title, Kind: "md", Score: f.Score, Signals: f.Signals}
+	if req.NoSnippets {
+		return h
+	}
+	start, end := 0, len(n.Body)
+	if f.Chunk != rankers.NoChunk {
+		c := e.chunks[f.Note][f.Chunk]
+		start, end = c.Start, c.End
+		h.LineStart, h.LineEnd = c.LineStart, c.LineEnd
+	}
+	sn := e.snippet(n, start, end, req.Query)
+	h.Snippet = sn.text
+	if f.Chunk == rankers.NoChunk {
+		h.LineStart, h.LineEnd = sn.lineStart, sn.lineEnd
+	}
+	h.AgeDays = e.ageDays(n)
+	h.Stale = h.AgeDays >= e.opts.StaleDays
+	return h
+}
+
+// ageDays counts whole days since the file's live modification time (the
+// snapshot's time if the file is gone).
+func (e *Engine) ageDays(n *vault.Note) int {
+	mod := n.ModTime
+	if info, err := os.Stat(filepath.Join(e.snap.Root, filepath.FromSlash(n.Path))); err == nil {
+		mod = info.ModTime()
+	}
+	return max(0, int(e.opts.Now().Sub(mod)/(24*time.Hour)))
+}

@@ -1,0 +1,172 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// normalizeFolder turns a user folder ("Projects/", "./Projects", "/a/b")
+// into a vault-relative prefix; "" means the whole vault.
+func normalizeFolder(folder string) (string, error) {
+	f := norm.NFC.String(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")))
+	if f == "" || f == "." || f == "/" {
+		return "", nil
+	}
+	f = path.Clean("/" + f)[1:]
+	if strings.HasPrefix(strings.TrimSpace(folder), "..") || strings.Contains(folder, "/../") {
+		return "", invalid("folder %q must be a path inside the vault", folder)
+	}
+	return f, nil
+}
+
+// inFolder reports whether a vault-relative path lies under folder
+// (case-insensitive; "" matches everything).
+func inFolder(p, folder string) bool {
+	if folder == "" {
+		return true
+	}
+	return len(p) > len(folder) && p[len(folder)] == '/' && strings.EqualFold(p[:len(folder)], folder)
+}
+
+// frontmatterFilter is a validated filter_frontmatter: every key must
+// match (AND); a key's accepted values are alternatives (OR).
+type frontmatterFilter []fmCondition
+
+type fmCondition struct {
+	key    string
+	values []string // canonical forms
+}
+
+// parseFilter validates filter values: scalars (string, number, bool) or
+// arrays of scalars.
+func parseFilter(raw map[string]any) (frontmatterFilter, error) {
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var f frontmatterFilter
+	for _, k := range keys {
+		if strings.TrimSpace(k) == "" {
+			return nil, invalid("filter_frontmatter: empty key")
+		}
+		var vals []string
+		switch v := raw[k].(type) {
+		case []any:
+			if len(v) == 0 {
+				return nil, invalid("filter_frontmatter[%q]: empty array matches nothing; give at least one value", k)
+			}
+			for _, e := range v {
+				c, ok := canonical(e)
+				if !ok {
+					return nil, invalid("filter_frontmatter[%q]: array items must be strings, numbers or booleans, got %s", k, typeName(e))
+				}
+				vals = append(vals, c)
+			}
+		default:
+			c, ok := canonical(v)
+			if !ok {
+				return nil, invalid("filter_frontmatter[%q]: value must be a string, number, boolean or array of those, got %s", k, typeName(v))
+			}
+			vals = []string{c}
+		}
+		f = append(f, fmCondition{key: k, values: vals})
+	}
+	return f, nil
+}
+
+// canonical maps a scalar to the form values are compared in: strings
+// trimmed, NFC, lower-cased; numbers in shortest decimal form; booleans as
+// true/false. So 2024, 2024.0 and "2024" are equal.
+func canonical(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		s := strings.ToLower(norm.NFC.String(strings.TrimSpace(x)))
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return strconv.FormatFloat(f, 'g', -1, 64), true
+		}
+		return s, true
+	case bool:
+		return strconv.FormatBool(x), true
+	case int:
+		return strconv.Itoa(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case uint64:
+		return strconv.FormatUint(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32), true
+	}
+	return "", false
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// match reports whether a note passes every condition. A note missing a
+// key fails; a note whose value is a list passes if any element matches.
+func (f frontmatterFilter) match(n *vault.Note) bool {
+	for _, c := range f {
+		v, ok := lookupKey(n.Frontmatter, c.key)
+		if !ok || !c.matches(v, isTagKey(c.key)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c fmCondition) matches(v any, tagKey bool) bool {
+	if list, ok := v.([]any); ok {
+		return slices.ContainsFunc(list, func(e any) bool { return c.matches(e, tagKey) })
+	}
+	got, ok := canonical(v)
+	if !ok {
+		return false
+	}
+	for _, want := range c.values {
+		if tagKey {
+			got, want = strings.TrimPrefix(got, "#"), strings.TrimPrefix(want, "#")
+		}
+		if got == want {
+			return true
+		}
+	}
+	return false
+}
+
+func isTagKey(k string) bool {
+	k = strings.ToLower(k)
+	return k == "tags" || k == "tag"
+}
+
+// lookupKey finds a frontmatter key exactly, then case-insensitively.
+func lookupKey(fm map[string]any, key string) (any, bool) {
+	if v, ok := fm[key]; ok {
+		return v, true
+	}
+	for k, v := range fm {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,102 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+)
+
+// Limits of a request, as documented in the obsidian_search contract.
+const (
+	MaxQueryRunes = 4096
+	MaxLimit      = 100
+	DefaultLimit  = 10
+	MaxMinSignals = 3
+)
+
+// Granularity of the hits.
+const (
+	GranularityNote  = "note"
+	GranularityBlock = "block"
+)
+
+// Request is one search.
+type Request struct {
+	Query string
+	// Folder keeps hits under a vault-relative folder.
+	Folder string
+	// Limit is the number of hits (1..100, 0 means 10).
+	Limit int
+	// MinSignals drops hits found by fewer signals (1..3, 0 means 1).
+	MinSignals int
+	// EmbeddingModel is passed to the embeddings signal.
+	EmbeddingModel string
+	// Granularity is "note" (default) or "block".
+	Granularity string
+	// GraphBoost enables the wikilink boost.
+	GraphBoost bool
+	// Frontmatter filters notes: key → scalar or list of scalars.
+	Frontmatter map[string]any
+	// Signals restricts the signals used (nil: every available one).
+	Signals []string
+	// Weights override the equal RRF weights (experiments only).
+	Weights map[string]float64
+	// NoSnippets skips snippet and age rendering (evaluation).
+	NoSnippets bool
+}
+
+// ErrInvalid marks a request the caller must fix; the message says how.
+var ErrInvalid = errors.New("invalid request")
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// normalize validates r and fills in defaults.
+func (r *Request) normalize() (frontmatterFilter, error) {
+	r.Query = strings.TrimSpace(r.Query)
+	if r.Query == "" {
+		return nil, invalid("query is empty")
+	}
+	if !utf8.ValidString(r.Query) {
+		return nil, invalid("query is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(r.Query); n > MaxQueryRunes {
+		return nil, invalid("query is %d characters; the maximum is %d", n, MaxQueryRunes)
+	}
+	if r.Limit == 0 {
+		r.Limit = DefaultLimit
+	}
+	if r.Limit < 1 || r.Limit > MaxLimit {
+		return nil, invalid("limit must be between 1 and %d, got %d", MaxLimit, r.Limit)
+	}
+	if r.MinSignals == 0 {
+		r.MinSignals = 1
+	}
+	if r.MinSignals < 1 || r.MinSignals > MaxMinSignals {
+		return nil, invalid("min_signals must be between 1 and %d, got %d", MaxMinSignals, r.MinSignals)
+	}
+	switch r.Granularity {
+	case "":
+		r.Granularity = GranularityNote
+	case GranularityNote, GranularityBlock:
+	default:
+		return nil, invalid("granularity must be %q or %q, got %q", GranularityNote, GranularityBlock, r.Granularity)
+	}
+	for _, s := range r.Signals {
+		switch s {
+		case rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings:
+		default:
+			return nil, invalid("unknown signal %q (known: bm25, tfidf, embeddings)", s)
+		}
+	}
+	folder, err := normalizeFolder(r.Folder)
+	if err != nil {
+		return nil, err
+	}
+	r.Folder = folder
+	return parseFilter(r.Frontmatter)
+}

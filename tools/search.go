@@ -1,0 +1,149 @@
+package tools
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/search"
+)
+
+// SearchInput is the obsidian_search request.
+type SearchInput struct {
+	Query             string         `json:"query" jsonschema:"What to look for: words, a phrase or a question (1-4096 characters)."`
+	Folder            string         `json:"folder,omitempty" jsonschema:"Only notes under this vault-relative folder, e.g. Projects/2026."`
+	Limit             int            `json:"limit,omitempty" jsonschema:"Number of hits to return (1-100, default 10)."`
+	MinSignals        int            `json:"min_signals,omitempty" jsonschema:"Only hits found by at least this many signals (1-3, default 1)."`
+	EmbeddingModel    string         `json:"embedding_model,omitempty" jsonschema:"Embedding model the caller expects; must match the one the embeddings were built with."`
+	Granularity       string         `json:"granularity,omitempty" jsonschema:"note (default): one hit per note; block: hits are passages (chunks) with line ranges."`
+	GraphBoost        *bool          `json:"graph_boost,omitempty" jsonschema:"Let notes linked from other top hits move up, within bounds (default true)."`
+	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key. A value is a string, number, boolean or an array of those (any of them). A note whose value is a list matches by membership; strings compare case-insensitively; a note without the key is excluded."`
+}
+
+// SearchOutput is the obsidian_search result.
+type SearchOutput struct {
+	Query           string            `json:"query"`
+	Method          string            `json:"method" jsonschema:"Fusion method: rrf (Reciprocal Rank Fusion)."`
+	K               int               `json:"k" jsonschema:"RRF constant."`
+	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings."`
+	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
+	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
+	Matches         []SearchMatch     `json:"matches"`
+}
+
+// SearchMatch is one hit.
+type SearchMatch struct {
+	Path      string    `json:"path" jsonschema:"Vault-relative path."`
+	Title     string    `json:"title"`
+	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
+	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **."`
+	Kind      string    `json:"kind" jsonschema:"md or pdf."`
+	PerSignal PerSignal `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
+	LineStart int       `json:"line_start,omitempty" jsonschema:"First file line (1-based) of the snippet or block."`
+	LineEnd   int       `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
+	AgeDays   int       `json:"age_days" jsonschema:"Whole days since the file was last modified."`
+	Stale     bool      `json:"stale" jsonschema:"age_days is at or above the staleness threshold (default 365)."`
+}
+
+// PerSignal holds the signals that found a hit.
+type PerSignal struct {
+	BM25       *SignalRank `json:"bm25,omitempty"`
+	TFIDF      *SignalRank `json:"tfidf,omitempty"`
+	Embeddings *SignalRank `json:"embeddings,omitempty"`
+}
+
+// SignalRank is a hit's place in one signal's list.
+type SignalRank struct {
+	Rank  int     `json:"rank" jsonschema:"1-based rank in this signal's list."`
+	Score float64 `json:"score" jsonschema:"The signal's own score."`
+}
+
+// Request converts tool input into a search request.
+func (in SearchInput) Request() search.Request {
+	boost := true
+	if in.GraphBoost != nil {
+		boost = *in.GraphBoost
+	}
+	return search.Request{
+		Query: in.Query, Folder: in.Folder, Limit: in.Limit, MinSignals: in.MinSignals,
+		EmbeddingModel: in.EmbeddingModel, Granularity: in.Granularity, GraphBoost: boost,
+		Frontmatter: in.FilterFrontmatter,
+	}
+}
+
+// NewSearchOutput converts a search result into the tool's JSON shape.
+func NewSearchOutput(r *search.Result) SearchOutput {
+	out := SearchOutput{
+		Query: r.Query, Method: "rrf", K: int(r.K), SignalsUsed: r.SignalsUsed,
+		SignalErrors: r.SignalErrors, TotalCandidates: r.TotalCandidates,
+		Matches: make([]SearchMatch, len(r.Hits)),
+	}
+	if out.SignalsUsed == nil {
+		out.SignalsUsed = []string{}
+	}
+	for i, h := range r.Hits {
+		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind,
+			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale}
+		for sig, s := range h.Signals {
+			sr := &SignalRank{Rank: s.Rank, Score: s.Score}
+			switch sig {
+			case rankers.SignalBM25:
+				m.PerSignal.BM25 = sr
+			case rankers.SignalTFIDF:
+				m.PerSignal.TFIDF = sr
+			case rankers.SignalEmbeddings:
+				m.PerSignal.Embeddings = sr
+			}
+		}
+		out.Matches[i] = m
+	}
+	return out
+}
+
+func searchInputSchema() *jsonschema.Schema {
+	s := mustSchema[SearchInput]()
+	p := s.Properties
+	p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(search.MaxQueryRunes)
+	setRange(p["limit"], 1, search.MaxLimit, search.DefaultLimit)
+	setRange(p["min_signals"], 1, search.MaxMinSignals, 1)
+	p["granularity"].Enum = []any{search.GranularityNote, search.GranularityBlock}
+	p["granularity"].Default = jsonRaw(`"note"`)
+	p["graph_boost"].Types, p["graph_boost"].Type = nil, "boolean"
+	p["graph_boost"].Default = jsonRaw(`true`)
+	scalar := []string{"string", "number", "boolean"}
+	p["filter_frontmatter"].AdditionalProperties = &jsonschema.Schema{
+		Types: append(scalar, "array"),
+		Items: &jsonschema.Schema{Types: scalar},
+	}
+	return s
+}
+
+func searchOutputSchema() *jsonschema.Schema {
+	s := mustSchema[SearchOutput]()
+	m := s.Properties["matches"].Items
+	m.Properties["kind"].Enum = []any{"md", "pdf"}
+	return s
+}
+
+func (s *Server) addSearch() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:         "obsidian_search",
+		Title:        "Search the vault",
+		Description:  "Ranked search over the vault: fuses TF-IDF (always), BM25 (with a persistent index) and embeddings (when built) with Reciprocal Rank Fusion, boosts notes linked from other top hits, and filters by folder, frontmatter and number of agreeing signals before cutting to limit. Each match reports its per-signal ranks, a snippet, age and staleness.",
+		Annotations:  readOnly(),
+		InputSchema:  searchInputSchema(),
+		OutputSchema: searchOutputSchema(),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+		res, err := s.engine().Search(ctx, in.Request())
+		if err != nil {
+			if errors.Is(err, search.ErrInvalid) {
+				return nil, SearchOutput{}, err
+			}
+			return nil, SearchOutput{}, s.internal("obsidian_search", err)
+		}
+		return nil, NewSearchOutput(res), nil
+	})
+}

@@ -1,0 +1,103 @@
+// Package tools exposes the vault over MCP: one file per tool family, each
+// tool with an explicit input and output schema (snapshot-tested so the
+// contract never drifts silently).
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync/atomic"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/search"
+)
+
+// Options configure the MCP server.
+type Options struct {
+	// Version is reported to clients.
+	Version string
+	// Logger receives server logs (stderr in production); nil discards.
+	Logger *slog.Logger
+}
+
+// Server is the MCP server over one vault. The engine can be swapped when
+// the vault changes; calls in flight keep the engine they started with.
+type Server struct {
+	mcp    *mcp.Server
+	eng    atomic.Pointer[search.Engine]
+	logger *slog.Logger
+}
+
+// New builds the server and registers every tool, resource and prompt.
+func New(e *search.Engine, opts Options) *Server {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{logger: logger}
+	s.eng.Store(e)
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "enquire-mcp", Title: "enquire-mcp: Obsidian vault search", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: "Search an Obsidian vault with obsidian_search, then open hits with obsidian_read_note (by path or title) or the obsidian://note/{path} resource.",
+		Logger:       logger,
+	})
+	s.mcp.AddReceivingMiddleware(s.recoverPanics)
+	s.addSearch()
+	s.addRead()
+	return s
+}
+
+// MCP returns the underlying go-sdk server (to run on a transport).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Swap replaces the engine (after the vault changed).
+func (s *Server) Swap(e *search.Engine) { s.eng.Store(e) }
+
+func (s *Server) engine() *search.Engine { return s.eng.Load() }
+
+// recoverPanics turns a panic in any handler into an error reply: one bad
+// request must never take the server down.
+func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.logger.Error("panic in handler", "method", method, "panic", p, "stack", string(debug.Stack()))
+				res, err = nil, fmt.Errorf("internal error in %s: %v", method, p)
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
+// internal logs an unexpected error and returns it for the tool result.
+func (s *Server) internal(tool string, err error) error {
+	s.logger.Error("tool failed", "tool", tool, "err", err)
+	return fmt.Errorf("%s failed: %w", tool, err)
+}
+
+func readOnly() *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}
+
+// mustSchema infers the JSON schema of T; a failure is a programming error.
+func mustSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema for %T: %v", *new(T), err))
+	}
+	return s
+}
+
+func setRange(s *jsonschema.Schema, lo, hi, def int) {
+	s.Minimum, s.Maximum = ptr(float64(lo)), ptr(float64(hi))
+	s.Default = jsonRaw(fmt.Sprint(def))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func jsonRaw(s string) json.RawMessage { return json.RawMessage(s) }

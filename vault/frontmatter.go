@@ -1,0 +1,138 @@
+package vault
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v2"
+)
+
+// yamlOnly restricts frontmatter detection to Obsidian's format: a YAML
+// block fenced by "---" lines. adrg/frontmatter would otherwise also take
+// TOML, JSON and a leading "{" line for frontmatter.
+var yamlOnly = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+
+// splitFrontmatter separates the YAML frontmatter from the body of text
+// (LF line endings). It returns the decoded map (nil if absent), the body,
+// the 1-based line the body starts on, and a warning when the YAML is
+// malformed: then the block is dropped and the note is kept as body only.
+func splitFrontmatter(text string) (fm map[string]any, body string, bodyLine int, warn string) {
+	// Obsidian only takes frontmatter that opens on the very first line.
+	first, _, _ := strings.Cut(text, "\n")
+	if strings.TrimRight(first, " \t") != "---" {
+		return nil, text, 1, ""
+	}
+	var raw map[any]any
+	rest, err := frontmatter.Parse(strings.NewReader(text), &raw, yamlOnly)
+	if err != nil {
+		end := closingDelimiter(text)
+		if end < 0 {
+			return nil, text, 1, ""
+		}
+		return nil, text[end:], 1 + strings.Count(text[:end], "\n"),
+			fmt.Sprintf("malformed frontmatter YAML (%s); note kept without frontmatter", firstLine(err.Error()))
+	}
+	consumed := len(text) - len(rest)
+	if consumed == 0 {
+		return nil, text, 1, "" // no closing "---": Obsidian shows it as text
+	}
+	return toStringMap(raw), string(rest), 1 + strings.Count(text[:consumed], "\n"), ""
+}
+
+// closingDelimiter returns the byte offset just after the line that closes
+// a frontmatter block opened on line 1, or -1.
+func closingDelimiter(text string) int {
+	off := strings.IndexByte(text, '\n') + 1
+	for off > 0 && off < len(text) {
+		line, _, found := strings.Cut(text[off:], "\n")
+		next := off + len(line) + 1
+		if strings.TrimSpace(line) == "---" {
+			return min(next, len(text))
+		}
+		if !found {
+			break
+		}
+		off = next
+	}
+	return -1
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// toStringMap converts yaml.v2's map[any]any trees into map[string]any so
+// the frontmatter marshals to JSON.
+func toStringMap(m map[any]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[fmt.Sprint(k)] = normalizeYAML(v)
+	}
+	return out
+}
+
+func normalizeYAML(v any) any {
+	switch x := v.(type) {
+	case map[any]any:
+		return toStringMap(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalizeYAML(e)
+		}
+		return out
+	case string:
+		return nfc(x)
+	}
+	return v
+}
+
+// stringList reads a frontmatter value that may be a list or a single
+// string separated by any of seps (e.g. "a, b" or "a b").
+func stringList(v any, seps string) []string {
+	var out []string
+	add := func(s string) {
+		for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+	case string:
+		add(x)
+	case []any:
+		for _, e := range x {
+			if e != nil {
+				out = append(out, strings.TrimSpace(fmt.Sprint(e)))
+			}
+		}
+	default:
+		out = append(out, fmt.Sprint(x))
+	}
+	return out
+}
+
+// fmValue returns the value of the first present key, matched exactly,
+// then case-insensitively.
+func fmValue(fm map[string]any, keys ...string) (any, bool) {
+	for _, k := range keys {
+		if v, ok := fm[k]; ok {
+			return v, true
+		}
+	}
+	for k, v := range fm {
+		for _, want := range keys {
+			if strings.EqualFold(k, want) {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}

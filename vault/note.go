@@ -1,0 +1,131 @@
+// Package vault models an Obsidian vault: it walks the folder, parses every
+// note once (frontmatter, tags, headings, block ids, links) and resolves links
+// the way Obsidian does. The result is an immutable [Snapshot] that many
+// goroutines may read at once.
+package vault
+
+import (
+	"strings"
+	"time"
+)
+
+// Note is one parsed markdown file. A Note is never modified after the
+// snapshot holding it has been returned by [Load].
+type Note struct {
+	// Path is vault-relative, slash-separated and NFC-normalised.
+	Path string
+	// Title is the frontmatter title, else the file name without ".md".
+	Title string
+	// Aliases come from the frontmatter keys aliases/alias.
+	Aliases []string
+	// FrontmatterTags and InlineTags are without the leading '#', in order
+	// of first appearance; Tags is their union (case-insensitively unique).
+	FrontmatterTags []string
+	InlineTags      []string
+	Tags            []string
+	// Frontmatter is the decoded YAML (nil when absent or malformed).
+	Frontmatter map[string]any
+	Headings    []Heading
+	Blocks      []Block
+	Links       []Link
+	// Body is the text after the frontmatter with LF line endings; its first
+	// line is file line BodyLine (1-based).
+	Body     string
+	BodyLine int
+	Size     int64
+	ModTime  time.Time
+}
+
+// Heading is an ATX heading outside code.
+type Heading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// Block is a block id ("^id" at the end of a paragraph line).
+type Block struct {
+	ID   string `json:"id"`
+	Line int    `json:"line"`
+}
+
+// LinkKind says what a link resolved to.
+type LinkKind string
+
+// Resolution kinds of a link.
+const (
+	LinkUnresolved LinkKind = "unresolved"
+	LinkNote       LinkKind = "note"
+	LinkAttachment LinkKind = "attachment"
+)
+
+// Link is a [[wikilink]], ![[embed]] or a markdown link to a local file.
+type Link struct {
+	// Raw is the link as written, e.g. "![[Note#Part|shown]]".
+	Raw string
+	// Target is the path part ("" for a same-note link like [[#Heading]]).
+	Target string
+	// Heading and Block are the "#heading" and "#^block" parts, if any.
+	Heading string
+	Block   string
+	// Alias is the display text after '|' (or of a markdown link).
+	Alias    string
+	Embed    bool
+	Markdown bool
+	Line     int
+	// Kind and Resolved (a vault-relative path) are set by the resolver.
+	Kind     LinkKind
+	Resolved string
+}
+
+// Attachment is a non-markdown file of the vault (PDF, image, …).
+type Attachment struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+}
+
+// Warning is a problem met while loading that did not stop the load.
+type Warning struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string { return w.Path + ": " + w.Message }
+
+// Name is the file name without folder and extension (what bare wikilinks
+// match).
+func (n *Note) Name() string { return baseName(n.Path) }
+
+// Folder is the vault-relative folder of the note ("" at the root).
+func (n *Note) Folder() string { return folderOf(n.Path) }
+
+// HasTag reports whether the note carries tag (case-insensitive, without
+// '#'); a parent tag matches its nested tags ("a" matches "a/b").
+func (n *Note) HasTag(tag string) bool {
+	tag = strings.ToLower(strings.TrimPrefix(tag, "#"))
+	for _, t := range n.Tags {
+		t = strings.ToLower(t)
+		if t == tag || strings.HasPrefix(t, tag+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		p = p[i+1:]
+	}
+	if i := strings.LastIndexByte(p, '.'); i > 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+func folderOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
