@@ -21,9 +21,11 @@ var DefaultBoost = BoostOptions{Depth: 30, Strength: 0.1}
 
 // Boost moves up items that other top items link to. Among the first Depth
 // items, an item's gain is Strength × its score × w, where w (capped at 1)
-// is the summed score of the distinct other notes among them that link to
-// it, relative to the best score: a link from the best hit counts fully, a
-// link from a weak hit a little.
+// sums, over the distinct other notes among them that link to it, the
+// linker's score relative to the best score divided by the linker's number
+// of linked notes: a link from the best hit that links only here counts
+// fully, a link from a weak hit or from a hub that links everywhere a
+// little.
 //
 // The gain can never carry an item over one that is clearly better:
 //   - whose fused score is at least (1+Strength) times its own (the bound
@@ -98,7 +100,10 @@ func (g *Graph) linkWeights(items []rankers.Fused) []float64 {
 	for i, it := range items {
 		for _, l := range linkers {
 			if l.note != it.Note && g.Links(l.note, it.Note) {
-				w[i] += l.score / best
+				// A reader of the linker follows this link with
+				// probability 1/out-degree: a hub's many links each
+				// say little.
+				w[i] += l.score / best / float64(len(g.targets[l.note]))
 			}
 		}
 		w[i] = min(w[i], 1)

@@ -191,10 +191,12 @@ func NoteURI(p string) string {
 
 func (s *Server) addRead() {
 	mcp.AddTool(s.mcp, &mcp.Tool{
-		Name:        "obsidian_read_note",
-		Title:       "Read a note",
-		Description: "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. A miss suggests the closest titles.",
-		Annotations: readOnly(),
+		Name:         "obsidian_read_note",
+		Title:        "Read a note",
+		Description:  "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. A miss suggests the closest titles.",
+		Annotations:  readOnly(),
+		InputSchema:  inputSchema[ReadNoteInput](),
+		OutputSchema: outputSchema[ReadNoteOutput](),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ReadNoteInput) (*mcp.CallToolResult, ReadNoteOutput, error) {
 		n, err := openNote(s.engine().Snapshot(), in.Path, in.Title)
 		if err != nil {

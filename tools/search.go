@@ -104,7 +104,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 }
 
 func searchInputSchema() *jsonschema.Schema {
-	s := mustSchema[SearchInput]()
+	s := inputSchema[SearchInput]()
 	p := s.Properties
 	p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(search.MaxQueryRunes)
 	setRange(p["limit"], 1, search.MaxLimit, search.DefaultLimit)
@@ -122,7 +122,7 @@ func searchInputSchema() *jsonschema.Schema {
 }
 
 func searchOutputSchema() *jsonschema.Schema {
-	s := mustSchema[SearchOutput]()
+	s := outputSchema[SearchOutput]()
 	m := s.Properties["matches"].Items
 	m.Properties["kind"].Enum = []any{"md", "pdf"}
 	return s

@@ -93,6 +93,38 @@ func mustSchema[T any]() *jsonschema.Schema {
 	return s
 }
 
+// inputSchema is T's schema, accepting unknown arguments: clients written
+// for other Obsidian servers send extra keys, and refusing the whole call
+// for them helps nobody.
+func inputSchema[T any]() *jsonschema.Schema {
+	s := mustSchema[T]()
+	s.AdditionalProperties = nil
+	return s
+}
+
+// outputSchema is T's schema with "null" dropped from slice and map
+// types: handlers always send [] and {}, and clients handle a single type
+// better than a type list.
+func outputSchema[T any]() *jsonschema.Schema {
+	s := mustSchema[T]()
+	dropNull(s)
+	return s
+}
+
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+	dropNull(s.AdditionalProperties)
+}
+
 func setRange(s *jsonschema.Schema, lo, hi, def int) {
 	s.Minimum, s.Maximum = ptr(float64(lo)), ptr(float64(hi))
 	s.Default = jsonRaw(fmt.Sprint(def))

@@ -15,8 +15,8 @@ import (
 func (s *Snapshot) Resolve(target, from string) (LinkKind, string) {
 	t := strings.TrimPrefix(strings.ReplaceAll(nfc(strings.TrimSpace(target)), `\`, "/"), "/")
 	if t == "" {
-		if _, ok := s.byPath[strings.ToLower(from)]; ok {
-			return LinkNote, from
+		if i, ok := s.Index(from); ok {
+			return LinkNote, s.Notes[i].Path
 		}
 		return LinkUnresolved, ""
 	}

@@ -21,6 +21,7 @@ const usage = `enquire-mcp %s: search an Obsidian vault from AI assistants (MCP)
 Usage:
   enquire-mcp serve  --vault PATH [flags]         serve MCP over stdio
   enquire-mcp search --vault PATH "query" [flags]  search from the shell
+  enquire-mcp eval DATASET_DIR [flags]            measure search quality (BEIR layout)
   enquire-mcp --version | --help
 
 Run "enquire-mcp COMMAND --help" for a command's flags.
@@ -37,6 +38,7 @@ func commands() []command {
 	return []command{
 		{"serve", runServe},
 		{"search", runSearch},
+		{"eval", runEval},
 	}
 }
 

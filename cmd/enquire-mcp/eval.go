@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/eval"
+)
+
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval", "DATASET_DIR [flags]", stderr)
+	split := fs.String("split", "test", "qrels split: qrels/<split>.tsv (test, train, …)")
+	matrix := fs.Bool("matrix", false, "evaluate every signal combination, with and without graph boost")
+	signals := fs.String("signals", "", "comma-separated signals to fuse (tfidf,bm25,embeddings); default: all available")
+	boost := fs.Bool("graph-boost", true, "apply the graph boost (single configuration)")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	runFile := fs.String("run", "", "write the TREC run of the default configuration to this file")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("give exactly one dataset folder (BEIR layout)")
+	}
+	start := time.Now()
+	ds, err := eval.Load(ctx, pos[0], *split, "")
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	vf := vaultFlags{vault: ds.Vault}
+	eng, _, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
+		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
+	def := eval.Config{GraphBoost: *boost}
+	if *signals != "" {
+		def.Signals = strings.Split(*signals, ",")
+	}
+	configs := []eval.Config{def}
+	if *matrix {
+		configs = append(eval.Matrix(), eval.Config{GraphBoost: true})
+	}
+	var reports []*eval.Report
+	for _, c := range configs {
+		bar := newProgress(stderr, len(ds.Queries), c.Name())
+		rep, err := eval.Run(ctx, eng, ds, c, func(done, _ int) { bar.Set(done) })
+		bar.Done()
+		if err != nil {
+			return err
+		}
+		reports = append(reports, rep)
+	}
+	if *runFile != "" {
+		if err := writeRunFile(*runFile, reports[len(reports)-1]); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if *matrix {
+			return enc.Encode(reports)
+		}
+		return enc.Encode(reports[0])
+	}
+	printReports(stdout, reports, ds.Categories())
+	return nil
+}
+
+func writeRunFile(path string, rep *eval.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("run file: %w", err)
+	}
+	if err := eval.WriteRun(f, rep.Rankings, "enquire-mcp"); err != nil {
+		f.Close()
+		return fmt.Errorf("run file %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func printReports(w io.Writer, reports []*eval.Report, categories []string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "config\tsignals\tnDCG@10\tR@10\tR@100\tMRR@10\tMAP\tmean ms\tp50 ms\tp95 ms")
+	for _, r := range reports {
+		if len(r.Unavailable) > 0 {
+			fmt.Fprintf(tw, "%s\tunavailable: %s\t\t\t\t\t\t\t\t\n", r.Config.Name(), strings.Join(r.Unavailable, ", "))
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t%.2f\n", r.Config.Name(), strings.Join(r.SignalsUsed, "+"),
+			r.NDCG10, r.Recall10, r.Recall100, r.MRR10, r.MAP, r.Latency.Mean, r.Latency.P50, r.Latency.P95)
+	}
+	tw.Flush()
+	if len(categories) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nnDCG@10 by category:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "config\t%s\n", strings.Join(categories, "\t"))
+	for _, r := range reports {
+		if len(r.Unavailable) > 0 {
+			continue
+		}
+		row := r.Config.Name()
+		for _, c := range categories {
+			row += fmt.Sprintf("\t%.4f (%d)", r.Categories[c].NDCG10, r.Categories[c].Queries)
+		}
+		fmt.Fprintln(tw, row)
+	}
+	tw.Flush()
+}

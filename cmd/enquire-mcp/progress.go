@@ -1,0 +1,46 @@
+package main
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// progress shows a bar with rate and ETA when w is a terminal and does
+// nothing otherwise (CI logs, pipes).
+type progress struct {
+	bar *progressbar.ProgressBar
+}
+
+func newProgress(w io.Writer, total int, desc string) *progress {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) || total <= 0 {
+		return &progress{}
+	}
+	return &progress{bar: progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+// Set moves the bar to done.
+func (p *progress) Set(done int) {
+	if p.bar != nil {
+		_ = p.bar.Set(done)
+	}
+}
+
+// Done finishes and clears the bar.
+func (p *progress) Done() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}
