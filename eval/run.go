@@ -45,7 +45,7 @@ type Report struct {
 	Categories  map[string]Metrics `json:"categories,omitempty"`
 	// Unavailable names requested signals the engine does not have; such
 	// a configuration is not run.
-	Unavailable []string `json:"unavailable,omitempty"`
+	Unavailable []string  `json:"unavailable,omitempty"`
 	Rankings    []Ranking `json:"-"`
 }
 
