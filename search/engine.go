@@ -194,6 +194,7 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 	var wg sync.WaitGroup
 	for i, r := range use {
 		wg.Add(1)
+		lists[i].Signal = r.Name()
 		go func() {
 			defer wg.Done()
 			defer func() {
@@ -203,7 +204,7 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 			}()
 			cands, err := r.Rank(ctx, rankers.Request{Query: req.Query, Limit: depth, Allow: allow,
 				Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel})
-			lists[i], errs[i] = rankers.Ranked{Signal: r.Name(), Candidates: cands}, err
+			lists[i].Candidates, errs[i] = cands, err
 		}()
 	}
 	wg.Wait()

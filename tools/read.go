@@ -163,7 +163,7 @@ func (s *Server) readNoteOutput(n *vault.Note) ReadNoteOutput {
 		out.Frontmatter = map[string]any{}
 	}
 	for _, l := range n.Links {
-		kind, resolved := snap.Resolve(l.Target, n.Path)
+		kind, resolved := snap.ResolveLink(l, n.Path)
 		out.Links = append(out.Links, LinkInfo{Raw: l.Raw, Target: l.Target, Heading: l.Heading, Block: l.Block,
 			Alias: l.Alias, Embed: l.Embed, Line: l.Line, Status: string(kind), Resolved: resolved})
 	}

@@ -2,15 +2,17 @@ package vault
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/adrg/frontmatter"
-	"gopkg.in/yaml.v2"
+	"github.com/goccy/go-yaml"
 )
 
 // yamlOnly restricts frontmatter detection to Obsidian's format: a YAML
-// block fenced by "---" lines. adrg/frontmatter would otherwise also take
-// TOML, JSON and a leading "{" line for frontmatter.
+// block fenced by "---" lines (adrg/frontmatter would otherwise also take
+// TOML, JSON and a leading "{" line). The decoder is YAML 1.2, as in
+// Obsidian: "yes", "on" and "no" stay strings, dates stay strings.
 var yamlOnly = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 
 // splitFrontmatter separates the YAML frontmatter from the body of text
@@ -23,7 +25,7 @@ func splitFrontmatter(text string) (fm map[string]any, body string, bodyLine int
 	if strings.TrimRight(first, " \t") != "---" {
 		return nil, text, 1, ""
 	}
-	var raw map[any]any
+	var raw map[string]any
 	rest, err := frontmatter.Parse(strings.NewReader(text), &raw, yamlOnly)
 	if err != nil {
 		end := closingDelimiter(text)
@@ -37,7 +39,11 @@ func splitFrontmatter(text string) (fm map[string]any, body string, bodyLine int
 	if consumed == 0 {
 		return nil, text, 1, "" // no closing "---": Obsidian shows it as text
 	}
-	return toStringMap(raw), string(rest), 1 + strings.Count(text[:consumed], "\n"), ""
+	fm = normalizeYAML(raw).(map[string]any)
+	if len(fm) == 0 {
+		fm = nil
+	}
+	return fm, string(rest), 1 + strings.Count(text[:consumed], "\n"), ""
 }
 
 // closingDelimiter returns the byte offset just after the line that closes
@@ -63,23 +69,21 @@ func firstLine(s string) string {
 	return s
 }
 
-// toStringMap converts yaml.v2's map[any]any trees into map[string]any so
-// the frontmatter marshals to JSON.
-func toStringMap(m map[any]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[fmt.Sprint(k)] = normalizeYAML(v)
-	}
-	return out
-}
-
+// normalizeYAML applies NFC to every string of a decoded YAML tree.
 func normalizeYAML(v any) any {
 	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[nfc(k)] = normalizeYAML(e)
+		}
+		return out
 	case map[any]any:
-		return toStringMap(x)
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[nfc(fmt.Sprint(k))] = normalizeYAML(e)
+		}
+		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
@@ -88,6 +92,12 @@ func normalizeYAML(v any) any {
 		return out
 	case string:
 		return nfc(x)
+	case uint64:
+		if x <= math.MaxInt {
+			return int(x)
+		}
+	case int64:
+		return int(x)
 	}
 	return v
 }

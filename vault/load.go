@@ -135,13 +135,12 @@ func walk(ctx context.Context, root string) ([]file, []Attachment, []Warning, er
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if info, err = followInside(root, p); err != nil {
-				warn(rel, err.Error())
-				return nil
+			// Never followed: a target outside the vault is off limits,
+			// one inside is walked at its own path anyway.
+			if problem := symlinkProblem(root, p); problem != "" {
+				warn(rel, problem)
 			}
-			if info.IsDir() {
-				return nil // its target is inside the vault and walked there
-			}
+			return nil
 		}
 		switch {
 		case d.IsDir() || !info.Mode().IsRegular():
@@ -158,16 +157,17 @@ func walk(ctx context.Context, root string) ([]file, []Attachment, []Warning, er
 	return files, atts, warnings, nil
 }
 
-// followInside stats a symlink's target, refusing targets outside root.
-func followInside(root, p string) (fs.FileInfo, error) {
+// symlinkProblem says why a skipped symlink deserves a warning ("" for
+// one that stays inside the vault).
+func symlinkProblem(root, p string) string {
 	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return nil, fmt.Errorf("broken symlink: %v", unwrapPathError(err))
+	switch {
+	case err != nil:
+		return "broken symlink; skipped"
+	case !Within(root, target):
+		return "symlink points outside the vault; skipped"
 	}
-	if !Within(root, target) {
-		return nil, errors.New("symlink points outside the vault; skipped")
-	}
-	return os.Stat(target)
+	return ""
 }
 
 // Within reports whether the real path p is root or inside it.

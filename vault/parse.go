@@ -87,14 +87,19 @@ func uniqueFold(in []string) []string {
 	return out
 }
 
-// bodyScanner walks the body line by line, tracking fenced code.
+// bodyScanner walks the body line by line, tracking fenced and indented
+// code.
 type bodyScanner struct {
 	note      *Note
 	fenceChar byte
 	fenceLen  int
+	// canIndent: an indented code block may start here (it cannot
+	// interrupt a paragraph). inList: indented lines continue a list item.
+	canIndent, inList, prevBlank bool
 }
 
 func (s *bodyScanner) scan(body string, firstLine int) {
+	s.canIndent = true
 	lineNo := firstLine
 	for len(body) > 0 {
 		line, rest, _ := strings.Cut(body, "\n")
@@ -105,12 +110,27 @@ func (s *bodyScanner) scan(body string, firstLine int) {
 }
 
 func (s *bodyScanner) line(line string, lineNo int) {
-	if s.fence(line) {
+	blank := strings.TrimSpace(line) == ""
+	prevBlank := s.prevBlank
+	s.prevBlank = blank
+	if s.fenceLen == 0 && !blank && s.canIndent && !s.inList && indentWidth(line) >= 4 {
+		return // indented code block
+	}
+	if s.fence(line) || blank {
+		s.canIndent = true
 		return
 	}
 	masked := maskCode(line)
 	text := masked
-	if level, htext, ok := parseHeading(masked); ok {
+	level, htext, isHeading := parseHeading(masked)
+	trimmed := strings.TrimLeft(line, " \t")
+	if isListItem(trimmed) {
+		s.inList = true
+	} else if len(trimmed) == len(line) && (prevBlank || isHeading) {
+		s.inList = false // a paragraph or heading at column 0 ends the list
+	}
+	s.canIndent = isHeading // a heading is one line: code may follow it
+	if isHeading {
 		// Offsets are equal in line and masked; the text keeps its code spans.
 		orig := line[len(line)-len(htext):]
 		s.note.Headings = append(s.note.Headings, Heading{Level: level, Text: cleanHeading(orig), Line: lineNo})
@@ -147,6 +167,40 @@ func (s *bodyScanner) fence(line string) bool {
 	}
 	s.fenceChar, s.fenceLen = trimmed[0], n
 	return true
+}
+
+// indentWidth is the indentation of line in columns (tab stops of 4).
+func indentWidth(line string) int {
+	w := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case ' ':
+			w++
+		case '\t':
+			w += 4 - w%4
+		default:
+			return w
+		}
+	}
+	return w
+}
+
+// isListItem reports whether a left-trimmed line starts a list item
+// ("- ", "* ", "+ ", "1. ", "1) ").
+func isListItem(s string) bool {
+	n := 0
+	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	switch {
+	case n == 0 && s != "" && (s[0] == '-' || s[0] == '*' || s[0] == '+'):
+		n = 1
+	case n > 0 && n < len(s) && (s[n] == '.' || s[n] == ')'):
+		n++
+	default:
+		return false
+	}
+	return n == len(s) || s[n] == ' ' || s[n] == '\t'
 }
 
 func runOf(s string, c byte) int {

@@ -6,8 +6,9 @@ import (
 )
 
 // Resolve finds what a link target written in the note at from points to,
-// the way Obsidian does: a "./" or "../" path relative to the note, an exact
-// vault path, a path relative to the note's folder, then a bare name
+// the way Obsidian does: a "./" or "../" path relative to the note; for a
+// target with a folder, an exact vault path, then a path relative to the
+// note's folder; then a bare name
 // (case-insensitive; the same folder first, then the fewest folders, the
 // shortest path, the lexically first), a path
 // suffix, and finally a frontmatter alias. Notes win over attachments of the
@@ -28,12 +29,14 @@ func (s *Snapshot) Resolve(target, from string) (LinkKind, string) {
 		}
 		return s.exact(p)
 	}
-	if k, p := s.exact(t); k != LinkUnresolved {
-		return k, p
-	}
-	if dir != "" && strings.Contains(t, "/") {
-		if k, p := s.exact(path.Join(dir, t)); k != LinkUnresolved {
+	if strings.Contains(t, "/") { // a bare name is matched by name below, same folder first
+		if k, p := s.exact(t); k != LinkUnresolved {
 			return k, p
+		}
+		if dir != "" {
+			if k, p := s.exact(path.Join(dir, t)); k != LinkUnresolved {
+				return k, p
+			}
 		}
 	}
 	if k, p := s.byNameOrSuffix(t, dir); k != LinkUnresolved {
@@ -47,11 +50,25 @@ func (s *Snapshot) Resolve(target, from string) (LinkKind, string) {
 	return LinkUnresolved, ""
 }
 
+// ResolveLink resolves a parsed link from the note at from. A markdown
+// link's path is tried relative to the note's folder before anything else,
+// as Obsidian writes them that way; a wikilink goes through [Snapshot.Resolve].
+func (s *Snapshot) ResolveLink(l Link, from string) (LinkKind, string) {
+	if dir := folderOf(from); l.Markdown && dir != "" {
+		t := strings.ReplaceAll(nfc(strings.TrimSpace(l.Target)), `\`, "/")
+		if t != "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "./") && !strings.HasPrefix(t, "../") {
+			if k, p := s.exact(path.Join(dir, t)); k != LinkUnresolved {
+				return k, p
+			}
+		}
+	}
+	return s.Resolve(l.Target, from)
+}
+
 // exact looks a vault-relative path up as a note (".md" optional), then as
 // an attachment.
 func (s *Snapshot) exact(p string) (LinkKind, string) {
-	key := strings.ToLower(strings.TrimSuffix(p, ".md"))
-	if i, ok := s.byPath[key]; ok {
+	if i, ok := s.byPath[noteKey(p)]; ok {
 		return LinkNote, s.Notes[i].Path
 	}
 	if i, ok := s.attByPath[strings.ToLower(p)]; ok {

@@ -38,7 +38,7 @@ func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warni
 		attByName: make(map[string][]int, len(atts)),
 	}
 	for i, n := range notes {
-		s.byPath[strings.ToLower(strings.TrimSuffix(n.Path, ".md"))] = i
+		s.byPath[noteKey(n.Path)] = i
 		name := strings.ToLower(n.Name())
 		s.byName[name] = append(s.byName[name], i)
 		for _, a := range n.Aliases {
@@ -55,16 +55,19 @@ func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warni
 	for _, n := range notes {
 		for j := range n.Links {
 			l := &n.Links[j]
-			l.Kind, l.Resolved = s.Resolve(l.Target, n.Path)
+			l.Kind, l.Resolved = s.ResolveLink(*l, n.Path)
 		}
 	}
 	return s
 }
 
+// noteKey is the lookup key of a note path: lower case, without ".md".
+func noteKey(p string) string { return strings.TrimSuffix(strings.ToLower(p), ".md") }
+
 // Index returns the id of the note at a vault-relative path (".md"
 // optional, case-insensitive).
 func (s *Snapshot) Index(p string) (int, bool) {
-	i, ok := s.byPath[strings.ToLower(strings.TrimSuffix(nfc(strings.TrimPrefix(p, "/")), ".md"))]
+	i, ok := s.byPath[noteKey(nfc(strings.TrimPrefix(p, "/")))]
 	return i, ok
 }
 
@@ -119,6 +122,9 @@ func (s *Snapshot) Suggest(ref string, limit int) []string {
 		}
 	}
 	slices.SortStableFunc(all, func(a, b scored) int { return a.d - b.d })
+	if limit <= 0 {
+		return nil
+	}
 	out := make([]string, 0, limit)
 	for _, c := range all[:min(limit, len(all))] {
 		out = append(out, c.path)

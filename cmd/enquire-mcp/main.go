@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -23,6 +24,8 @@ Usage:
   enquire-mcp search --vault PATH "query" [flags]  search from the shell
   enquire-mcp eval DATASET_DIR [flags]            measure search quality (BEIR layout)
   enquire-mcp --version | --help
+
+"serve" is the default: "enquire-mcp --vault PATH" serves too.
 
 Run "enquire-mcp COMMAND --help" for a command's flags.
 The vault can also be given with the ENQUIRE_VAULT environment variable.
@@ -63,6 +66,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "-v", "--version", "-version", "version":
 		fmt.Fprintf(stdout, "enquire-mcp %s\n", version)
 		return 0
+	}
+	if strings.HasPrefix(args[0], "-") {
+		args = append([]string{"serve"}, args...) // "enquire-mcp --vault X" serves, as the reference CLI does
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
