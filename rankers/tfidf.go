@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -132,6 +133,9 @@ func (t *TFIDF) invert(vecs [][]idCount) [][]posting {
 			v[j].tf = w
 			norm += float64(w) * float64(w)
 		}
+		if norm == 0 {
+			continue // nothing weighted (every field weight 0): no postings
+		}
 		inv := float32(1 / math.Sqrt(norm))
 		for _, e := range v {
 			post[e.id] = append(post[e.id], posting{uint32(doc), e.tf * inv})
@@ -178,6 +182,9 @@ type counter struct {
 }
 
 func (c *counter) add(m map[string]float32, text string, w float32) {
+	if w == 0 {
+		return // a field weighted 0 is not indexed (nor counted in df)
+	}
 	c.an.Each(text, analysis.Index, func(term string, _, _ int) { m[term] += w })
 }
 
@@ -201,7 +208,9 @@ func (c *counter) count(n *vault.Note, chs []chunk.Chunk) docTerms {
 	ci := 0
 	clear(c.chunk)
 	c.an.Each(n.Body, analysis.Index, func(term string, start, _ int) {
-		c.note[term] += c.fw.Body
+		if c.fw.Body != 0 {
+			c.note[term] += c.fw.Body
+		}
 		for ci+1 < len(chs) && start >= chs[ci+1].Start {
 			d.chunks[ci] = c.flushChunk(n, chs[ci])
 			ci++
@@ -243,7 +252,8 @@ func toCounts(m map[string]float32) []termCount {
 func Properties(n *vault.Note) []string {
 	var out []string
 	for k, v := range n.Frontmatter {
-		switch k {
+		// vault takes these keys case-insensitively ("Tags:" are tags).
+		switch strings.ToLower(k) {
 		case "title", "aliases", "alias", "tags", "tag":
 			continue
 		}

@@ -163,9 +163,14 @@ func lookupKey(fm map[string]any, key string) (any, bool) {
 	if v, ok := fm[key]; ok {
 		return v, true
 	}
-	for k, v := range fm {
+	names := make([]string, 0, len(fm))
+	for k := range fm {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
 		if strings.EqualFold(k, key) {
-			return v, true
+			return fm[k], true
 		}
 	}
 	return nil, false

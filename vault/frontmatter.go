@@ -3,6 +3,7 @@ package vault
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/adrg/frontmatter"
@@ -137,10 +138,15 @@ func fmValue(fm map[string]any, keys ...string) (any, bool) {
 			return v, true
 		}
 	}
-	for k, v := range fm {
-		for _, want := range keys {
+	names := make([]string, 0, len(fm))
+	for k := range fm {
+		names = append(names, k)
+	}
+	slices.Sort(names) // "Tags" and "TAGS" in one note: always the same one
+	for _, want := range keys {
+		for _, k := range names {
 			if strings.EqualFold(k, want) {
-				return v, true
+				return fm[k], true
 			}
 		}
 	}
