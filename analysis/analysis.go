@@ -98,34 +98,71 @@ func (a *Analyzer) Term(word string) string {
 
 // cjkRun emits the grams of the CJK run starting at i and returns its end.
 func (a *Analyzer) cjkRun(text string, i int, mode Mode, fn func(string, int, int)) int {
-	var starts [3]int // byte offsets of the last runes, ring of 3
+	var starts [3]int // byte offsets of the last characters, ring of 3
+	var plain [3]bool // whether they are already NFKC
 	n, j := 0, i
-	for j < len(text) {
-		r, size := utf8.DecodeRuneInString(text[j:])
-		if !IsCJK(r) {
-			break
+	r, size := utf8.DecodeRuneInString(text[i:])
+	for IsCJK(r) {
+		// A character is a rune plus what composes with it (an NFD dakuten,
+		// a half-width voiced mark); grams are emitted in NFKC so NFD and
+		// half-width text match NFC, full-width text.
+		end, next, nsize := j+size, rune(-1), 0
+		if end < len(text) {
+			next, nsize = decodeRune(text[end:])
+			if next >= utf8.RuneSelf && !stableCJK(next) && !norm.NFKC.PropertiesString(text[end:]).BoundaryBefore() {
+				size = max(size, norm.NFKC.NextBoundaryInString(text[j:], true))
+				if end, next, nsize = j+size, -1, 0; end < len(text) {
+					next, nsize = decodeRune(text[end:])
+				}
+			}
 		}
-		starts[n%3] = j
+		k := n % 3
+		starts[k] = j
+		plain[k] = stableCJK(r) && size == utf8.RuneLen(r) || norm.NFKC.IsNormalString(text[j:end])
 		if mode == Index {
-			fn(text[j:j+size], j, j+size)
+			fn(nfkc(text[j:end], plain[k]), j, end)
 		}
 		if n > 0 {
-			p := starts[(n-1)%3]
-			fn(text[p:j+size], p, j+size)
+			q := (n - 1) % 3
+			p := starts[q]
+			fn(nfkc(text[p:end], plain[q] && plain[k]), p, end)
 		}
 		n++
-		j += size
+		j, r, size = end, next, nsize
 	}
 	if mode == Query && n == 1 {
-		fn(text[i:j], i, j)
+		fn(nfkc(text[i:j], plain[0]), i, j)
 	}
 	return j
+}
+
+// stableCJK reports whether r is in a common CJK block whose characters
+// NFKC leaves alone and never composes with a preceding character (a fast
+// path around normalisation).
+func stableCJK(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0xAC00 && r <= 0xD7A3 ||
+		r >= 0x3041 && r <= 0x3096 || r >= 0x30A1 && r <= 0x30FA ||
+		r == 0x30FC || r == 0x3005
+}
+
+func decodeRune(s string) (rune, int) {
+	if s[0] < utf8.RuneSelf {
+		return rune(s[0]), 1
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+func nfkc(s string, plain bool) string {
+	if plain {
+		return s
+	}
+	return norm.NFKC.String(s)
 }
 
 // IsCJK reports whether r belongs to a script written without spaces
 // between words (Han, Hiragana, Katakana, Hangul).
 func IsCJK(r rune) bool {
-	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+	return stableCJK(r) || r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 0x30FC || r == 0x3005)
 }
 

@@ -121,12 +121,13 @@ func paragraphs(n *vault.Note) []unit {
 			cur = nil
 		}
 	}
-	inFence := false
+	var fence codeFence
 	line := n.BodyLine
 	for off := 0; off < len(n.Body); line++ {
 		text, _, _ := strings.Cut(n.Body[off:], "\n")
 		next := min(off+len(text)+1, len(n.Body))
 		trimmed := strings.TrimSpace(text)
+		inFence := fence.n > 0
 		if hi, ok := headingAt[line]; ok && !inFence {
 			end()
 			h := n.Headings[hi]
@@ -140,9 +141,7 @@ func paragraphs(n *vault.Note) []unit {
 			off = next
 			continue
 		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			inFence = !inFence
-		}
+		fence.line(text)
 		if cur == nil {
 			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path)}}
 		}
@@ -152,6 +151,43 @@ func paragraphs(n *vault.Note) []unit {
 	}
 	end()
 	return units
+}
+
+// codeFence tracks fenced code with the rules of vault's parser (an
+// opening run of 3+ backticks or tildes indented at most 3 spaces, closed
+// by a run of the same character at least as long), so chunking agrees with
+// the headings vault found.
+type codeFence struct {
+	char byte
+	n    int // length of the open fence's run; 0 outside code
+}
+
+func (f *codeFence) line(line string) {
+	trimmed := strings.TrimLeft(line, " ")
+	if len(line)-len(trimmed) > 3 {
+		return
+	}
+	if f.n > 0 {
+		if k := runOf(trimmed, f.char); k >= f.n && strings.TrimSpace(trimmed[k:]) == "" {
+			f.n = 0
+		}
+		return
+	}
+	if trimmed == "" || trimmed[0] != '`' && trimmed[0] != '~' {
+		return
+	}
+	k := runOf(trimmed, trimmed[0])
+	if k >= 3 && (trimmed[0] == '~' || strings.IndexByte(trimmed[k:], '`') < 0) {
+		f.char, f.n = trimmed[0], k
+	}
+}
+
+func runOf(s string, c byte) int {
+	n := 0
+	for n < len(s) && s[n] == c {
+		n++
+	}
+	return n
 }
 
 func headingTexts(path []vault.Heading) []string {

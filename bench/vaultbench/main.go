@@ -1,0 +1,222 @@
+// Command vaultbench measures enquire-mcp on a real vault: cold load and
+// index build in process, search latency in process, and search latency
+// plus peak memory of the real binary driven over MCP stdio by a go-sdk
+// client, the way an assistant uses it. It prints one markdown table.
+//
+//	go run ./bench/vaultbench -vault ../shared/datasets/vaults/zettelkasten
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+func main() {
+	dir := flag.String("vault", "", "vault to measure (required)")
+	bin := flag.String("bin", "", "enquire-mcp binary (default: build ./cmd/enquire-mcp)")
+	runs := flag.Int("runs", 5, "cold load runs (the median is reported)")
+	nq := flag.Int("queries", 300, "number of queries for latency")
+	flag.Parse()
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "vaultbench: -vault is required")
+		os.Exit(2)
+	}
+	if err := run(context.Background(), *dir, *bin, *runs, *nq); err != nil {
+		fmt.Fprintln(os.Stderr, "vaultbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, dir, bin string, runs, nq int) error {
+	var loads, builds []time.Duration
+	var eng *search.Engine
+	for range runs {
+		runtime.GC()
+		start := time.Now()
+		snap, err := vault.Load(ctx, dir, vault.Options{})
+		if err != nil {
+			return err
+		}
+		loaded := time.Now()
+		if eng, err = search.New(ctx, snap, analysis.New(), search.Options{}); err != nil {
+			return err
+		}
+		loads = append(loads, loaded.Sub(start))
+		builds = append(builds, time.Since(loaded))
+	}
+	queries := sampleQueries(eng.Snapshot(), nq)
+	inproc, err := inProcess(ctx, eng, queries)
+	if err != nil {
+		return err
+	}
+	if bin == "" {
+		if bin, err = build(); err != nil {
+			return err
+		}
+		defer os.RemoveAll(filepath.Dir(bin))
+	}
+	ready, viaMCP, rssKB, err := overStdio(ctx, bin, dir, queries)
+	if err != nil {
+		return err
+	}
+	snap := eng.Snapshot()
+	fmt.Printf("vault: %s — %d notes, %d attachments, %.1f MB of notes; %d queries; GOMAXPROCS=%d\n\n",
+		dir, len(snap.Notes), len(snap.Attachments), float64(noteBytes(snap))/1e6, len(queries), runtime.GOMAXPROCS(0))
+	fmt.Println("| measure | value |")
+	fmt.Println("|---|---|")
+	fmt.Printf("| load + parse (median of %d) | %s |\n", runs, ms(median(loads)))
+	fmt.Printf("| chunks + graph + TF-IDF build (median of %d) | %s |\n", runs, ms(median(builds)))
+	fmt.Printf("| load + build total (median of %d) | %s |\n", runs, ms(median(sum(loads, builds))))
+	fmt.Printf("| obsidian_search in process p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(inproc, 50)), ms(pct(inproc, 95)), ms(pct(inproc, 99)))
+	fmt.Printf("| serve: start to first answer over stdio | %s |\n", ms(ready))
+	fmt.Printf("| obsidian_search over MCP stdio p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(viaMCP, 50)), ms(pct(viaMCP, 95)), ms(pct(viaMCP, 99)))
+	fmt.Printf("| serve peak RSS (VmHWM) | %.0f MB |\n", float64(rssKB)/1024)
+	return nil
+}
+
+// sampleQueries makes realistic queries from the vault itself: words of
+// every k-th note title, and a phrase from its body, deterministically.
+func sampleQueries(s *vault.Snapshot, n int) []string {
+	var out []string
+	step := max(1, len(s.Notes)/n)
+	for i := 0; i < len(s.Notes) && len(out) < n; i += step {
+		note := s.Notes[i]
+		words := strings.Fields(note.Title)
+		if i%2 == 1 {
+			words = strings.Fields(firstLine(note.Body))
+		}
+		if len(words) == 0 {
+			continue
+		}
+		out = append(out, strings.Join(words[:min(len(words), 1+i%3)], " "))
+	}
+	return out
+}
+
+func firstLine(body string) string {
+	for _, l := range strings.Split(body, "\n") {
+		if l = strings.TrimSpace(strings.Trim(l, "#-*>")); len(l) > 10 {
+			return l
+		}
+	}
+	return ""
+}
+
+func inProcess(ctx context.Context, eng *search.Engine, queries []string) ([]time.Duration, error) {
+	var out []time.Duration
+	for round := range 2 { // the first round warms caches and is not kept
+		for _, q := range queries {
+			start := time.Now()
+			if _, err := eng.Search(ctx, search.Request{Query: q, GraphBoost: true}); err != nil {
+				return nil, fmt.Errorf("query %q: %w", q, err)
+			}
+			if round == 1 {
+				out = append(out, time.Since(start))
+			}
+		}
+	}
+	return out, nil
+}
+
+func build() (string, error) {
+	dir, err := os.MkdirTemp("", "vaultbench-*")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "enquire-mcp")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/enquire-mcp").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build (run from the repository root): %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// overStdio starts the binary, waits for the first answer, times every
+// query through the MCP client, and reads the server's peak RSS.
+func overStdio(ctx context.Context, bin, dir string, queries []string) (time.Duration, []time.Duration, int, error) {
+	cmd := exec.Command(bin, "serve", "--vault", dir)
+	start := time.Now()
+	client := mcp.NewClient(&mcp.Implementation{Name: "vaultbench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	defer cs.Close()
+	call := func(q string) error {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": q}})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error for %q", q)
+		}
+		return err
+	}
+	if err := call(queries[0]); err != nil {
+		return 0, nil, 0, err
+	}
+	ready := time.Since(start)
+	var lat []time.Duration
+	for _, q := range queries {
+		t := time.Now()
+		if err := call(q); err != nil {
+			return 0, nil, 0, err
+		}
+		lat = append(lat, time.Since(t))
+	}
+	rss, err := peakRSS(cmd.Process.Pid)
+	return ready, lat, rss, err
+}
+
+// peakRSS reads VmHWM (kB) from /proc (Linux).
+func peakRSS(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("peak RSS: %w", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			var kb int
+			_, err := fmt.Sscanf(strings.TrimPrefix(l, "VmHWM:"), "%d", &kb)
+			return kb, err
+		}
+	}
+	return 0, fmt.Errorf("peak RSS: no VmHWM in /proc/%d/status", pid)
+}
+
+func noteBytes(s *vault.Snapshot) int64 {
+	var n int64
+	for _, note := range s.Notes {
+		n += note.Size
+	}
+	return n
+}
+
+func median(ds []time.Duration) time.Duration { return pct(ds, 50) }
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(float64(len(s))*p/100+0.999999) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+func sum(a, b []time.Duration) []time.Duration {
+	out := make([]time.Duration, len(a))
+	for i := range a {
+		out[i] = a[i] + b[i]
+	}
+	return out
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
