@@ -16,7 +16,7 @@ var (
 )
 
 // testGraph loads testdata/vault once for all tests of the package.
-func testGraph(t *testing.T) *Graph {
+func testGraph(t testing.TB) *Graph {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		snap, err := vault.Load(context.Background(), "../testdata/vault", vault.Options{})

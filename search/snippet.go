@@ -109,11 +109,11 @@ func render(n *vault.Note, lines []line) snip {
 		}
 		pos := l.start
 		for _, sp := range mergeSpans(l.spans) {
-			b.WriteString(n.Body[pos:sp.start])
-			b.WriteString(HighlightOpen + n.Body[sp.start:sp.end] + HighlightClose)
+			b.WriteString(plain(n.Body[pos:sp.start]))
+			b.WriteString(HighlightOpen + plain(n.Body[sp.start:sp.end]) + HighlightClose)
 			pos = sp.end
 		}
-		b.WriteString(n.Body[pos:l.end])
+		b.WriteString(plain(n.Body[pos:l.end]))
 	}
 	text := strings.Join(strings.Fields(b.String()), " ")
 	return snip{
@@ -122,6 +122,9 @@ func render(n *vault.Note, lines []line) snip {
 		lineEnd:   lines[len(lines)-1].no,
 	}
 }
+
+// plain drops the note's own "**" so that only our marks are marks.
+func plain(s string) string { return strings.ReplaceAll(s, "**", "") }
 
 func mergeSpans(spans []span) []span {
 	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
