@@ -49,6 +49,8 @@ type Chunk struct {
 	Headings []string
 	// Tokens is the estimated token count.
 	Tokens int
+	// Page is the PDF page the chunk is on (0 for markdown).
+	Page int
 }
 
 // Text returns the chunk's text from its note.
@@ -80,7 +82,7 @@ func Split(n *vault.Note, opts Options) []Chunk {
 		}
 		if cur != nil {
 			fits := cur.Tokens+u.Tokens <= opts.MaxTokens
-			if !fits || (u.heading && cur.Tokens >= opts.MinTokens) {
+			if !fits || u.newPage || (u.heading && cur.Tokens >= opts.MinTokens) {
 				flush()
 			}
 		}
@@ -99,10 +101,11 @@ func Split(n *vault.Note, opts Options) []Chunk {
 }
 
 // unit is a paragraph (or fenced code block); heading marks one that
-// starts with a heading line.
+// starts with a heading line, newPage one that starts a PDF page (a chunk
+// never spans two pages).
 type unit struct {
 	Chunk
-	heading bool
+	heading, newPage bool
 }
 
 // paragraphs cuts the body at blank lines and before headings, never
@@ -111,6 +114,10 @@ func paragraphs(n *vault.Note) []unit {
 	headingAt := make(map[int]int, len(n.Headings)) // file line → heading index
 	for i, h := range n.Headings {
 		headingAt[h.Line] = i
+	}
+	pageAt := make(map[int]int, len(n.Pages)) // body line → page number
+	for _, p := range n.Pages {
+		pageAt[p.Line] = p.Number
 	}
 	var units []unit
 	var path []vault.Heading
@@ -122,12 +129,17 @@ func paragraphs(n *vault.Note) []unit {
 		}
 	}
 	var fence codeFence
+	page, newPage := 0, false
 	line := n.BodyLine
 	for off := 0; off < len(n.Body); line++ {
 		text, _, _ := strings.Cut(n.Body[off:], "\n")
 		next := min(off+len(text)+1, len(n.Body))
 		trimmed := strings.TrimSpace(text)
 		inFence := fence.n > 0
+		if p, ok := pageAt[line]; ok {
+			end()
+			page, newPage = p, true
+		}
 		if hi, ok := headingAt[line]; ok && !inFence {
 			end()
 			h := n.Headings[hi]
@@ -135,7 +147,7 @@ func paragraphs(n *vault.Note) []unit {
 				path = path[:len(path)-1]
 			}
 			path = append(path, h)
-			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path)}, heading: true}
+			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path), Page: page}, heading: true}
 		} else if trimmed == "" && !inFence {
 			end()
 			off = next
@@ -143,7 +155,8 @@ func paragraphs(n *vault.Note) []unit {
 		}
 		fence.line(text)
 		if cur == nil {
-			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path)}}
+			cur = &unit{Chunk: Chunk{Start: off, LineStart: line, Headings: headingTexts(path), Page: page}, newPage: newPage}
+			newPage = false
 		}
 		cur.End, cur.LineEnd = off+len(text), line
 		cur.Tokens += Tokens(text)
@@ -201,24 +214,79 @@ func headingTexts(path []vault.Heading) []string {
 	return out
 }
 
-// splitLines cuts an oversize paragraph at line boundaries (a single huge
-// line stays whole: cutting inside it would split words).
+// splitLines cuts an oversize paragraph at line boundaries; a single line
+// over the budget is cut between sentences (or words) by splitLine.
 func splitLines(n *vault.Note, u unit, budget int) []Chunk {
 	var out []Chunk
-	cur := Chunk{Start: u.Start, LineStart: u.LineStart, Headings: u.Headings}
+	cur := Chunk{Start: u.Start, LineStart: u.LineStart, Headings: u.Headings, Page: u.Page}
 	line := u.LineStart
 	for off := u.Start; off < u.End; line++ {
 		text, _, _ := strings.Cut(n.Body[off:u.End], "\n")
 		t := Tokens(text)
 		if cur.Tokens > 0 && cur.Tokens+t > budget {
 			out = append(out, cur)
-			cur = Chunk{Start: off, LineStart: line, Headings: u.Headings}
+			cur = Chunk{Start: off, LineStart: line, Headings: u.Headings, Page: u.Page}
+		}
+		if t > budget {
+			pieces := splitLine(text, off, budget)
+			for _, p := range pieces[:len(pieces)-1] {
+				out = append(out, Chunk{Start: p[0], End: p[1], LineStart: line, LineEnd: line,
+					Headings: u.Headings, Page: u.Page, Tokens: Tokens(n.Body[p[0]:p[1]])})
+			}
+			last := pieces[len(pieces)-1]
+			cur = Chunk{Start: last[0], LineStart: line, Headings: u.Headings, Page: u.Page}
+			t = Tokens(n.Body[last[0]:last[1]])
 		}
 		cur.End, cur.LineEnd = off+len(text), line
 		cur.Tokens += t
 		off += len(text) + 1
 	}
 	return append(out, cur)
+}
+
+// splitLine cuts one long line (starting at byte off of the body) into
+// [start,end) pieces of at most about budget tokens, preferring to cut
+// after a sentence end, else at a space. A piece never starts or ends
+// with the space it was cut at.
+func splitLine(text string, off, budget int) [][2]int {
+	var pieces [][2]int
+	start := 0
+	for start < len(text) {
+		end, tokens, lastSentence, lastSpace := start, 0, -1, -1
+		inWord := false
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			space := unicode.IsSpace(r)
+			if analysis.IsCJK(r) || (!space && !inWord) {
+				tokens++
+			}
+			inWord = !space && !analysis.IsCJK(r)
+			if tokens > budget {
+				break
+			}
+			if space {
+				lastSpace = end
+				if end > start && strings.ContainsRune(".!?;", rune(text[end-1])) {
+					lastSentence = end
+				}
+			} else if r == '。' || r == '！' || r == '？' {
+				lastSentence = end + size
+			}
+			end += size
+		}
+		if end < len(text) {
+			switch {
+			case lastSentence > start:
+				end = lastSentence
+			case lastSpace > start:
+				end = lastSpace
+			}
+		}
+		pieces = append(pieces, [2]int{off + start, off + end})
+		for start = end; start < len(text) && text[start] == ' '; start++ {
+		}
+	}
+	return pieces
 }
 
 // Tokens estimates the token count of text: words plus CJK characters.

@@ -22,6 +22,8 @@ type Config struct {
 	// obsidian_search behaviour).
 	Signals    []string `json:"signals"`
 	GraphBoost bool     `json:"graph_boost"`
+	// Weights override the engine's RRF weights (nil: the engine's).
+	Weights map[string]float64 `json:"weights,omitempty"`
 }
 
 // Name is a short label such as "tfidf+bm25 boost".
@@ -29,6 +31,18 @@ func (c Config) Name() string {
 	s := "all"
 	if c.Signals != nil {
 		s = strings.Join(c.Signals, "+")
+	}
+	if len(c.Weights) > 0 {
+		keys := make([]string, 0, len(c.Weights))
+		for k := range c.Weights {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s=%g", k, c.Weights[k]))
+		}
+		s += " w(" + strings.Join(parts, ",") + ")"
 	}
 	if c.GraphBoost {
 		return s + " +graph"
@@ -77,7 +91,7 @@ func Run(ctx context.Context, eng *search.Engine, ds *Dataset, cfg Config, progr
 	for i, q := range ds.Queries {
 		start := time.Now()
 		res, err := eng.Search(ctx, search.Request{Query: q.Text, Limit: Depth, GraphBoost: cfg.GraphBoost,
-			Signals: cfg.Signals, NoSnippets: true})
+			Signals: cfg.Signals, Weights: cfg.Weights, NoSnippets: true})
 		lat = append(lat, time.Since(start))
 		r := Ranking{QueryID: q.ID}
 		switch {

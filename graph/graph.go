@@ -54,7 +54,17 @@ func New(s *vault.Snapshot) *Graph {
 				g.in[to] = append(g.in[to], e)
 				g.targets[from] = append(g.targets[from], to)
 			case vault.LinkAttachment:
-				g.attachIn[l.Resolved] = append(g.attachIn[l.Resolved], Edge{From: from, To: -1, Link: li})
+				to, isDoc := s.Index(l.Resolved) // a PDF indexed as a document
+				if !isDoc {
+					to = -1
+				}
+				e := Edge{From: from, To: to, Link: li}
+				g.attachIn[l.Resolved] = append(g.attachIn[l.Resolved], e)
+				if isDoc {
+					g.out[from] = append(g.out[from], e)
+					g.in[to] = append(g.in[to], e)
+					g.targets[from] = append(g.targets[from], to)
+				}
 			default:
 				g.unresolved = append(g.unresolved, Unresolved{From: from, Link: li})
 			}

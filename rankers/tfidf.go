@@ -189,51 +189,57 @@ func (c *counter) add(m map[string]float32, text string, w float32) {
 }
 
 func (c *counter) count(n *vault.Note, chs []chunk.Chunk) docTerms {
+	props := Properties(n)
+	headings := make([]string, len(n.Headings))
+	for i, h := range n.Headings {
+		headings[i] = h.Text
+	}
 	clear(c.note)
-	c.add(c.note, n.Title, c.fw.Title)
-	for _, a := range n.Aliases {
-		c.add(c.note, a, c.fw.Aliases)
-	}
-	for _, h := range n.Headings {
-		c.add(c.note, h.Text, c.fw.Headings)
-	}
-	for _, tag := range n.Tags {
-		c.add(c.note, tag, c.fw.Tags)
-	}
-	for _, v := range Properties(n) {
-		c.add(c.note, v, c.fw.Properties)
-	}
+	c.context(c.note, n, headings, props)
 	var d docTerms
 	d.chunks = make([][]termCount, len(chs))
 	ci := 0
 	clear(c.chunk)
+	flush := func() {
+		c.context(c.chunk, n, chs[ci].Headings, props)
+		d.chunks[ci] = toCounts(c.chunk)
+		clear(c.chunk)
+		ci++
+	}
 	c.an.Each(n.Body, analysis.Index, func(term string, start, _ int) {
 		if c.fw.Body != 0 {
 			c.note[term] += c.fw.Body
 		}
 		for ci+1 < len(chs) && start >= chs[ci+1].Start {
-			d.chunks[ci] = c.flushChunk(n, chs[ci])
-			ci++
+			flush()
 		}
-		c.chunk[term]++
+		c.chunk[term] += max(c.fw.Body, 1) // a chunk's text is its body even when notes weigh bodies 0
 	})
-	for ; ci < len(chs); ci++ {
-		d.chunks[ci] = c.flushChunk(n, chs[ci])
+	for ci < len(chs) {
+		flush()
 	}
 	d.note = toCounts(c.note)
 	return d
 }
 
-// flushChunk adds the chunk's context (note title, heading path) and
-// returns its counts.
-func (c *counter) flushChunk(n *vault.Note, ch chunk.Chunk) []termCount {
-	c.add(c.chunk, n.Title, 1)
-	for _, h := range ch.Headings {
-		c.add(c.chunk, h, 1)
+// context adds a note's weighted fields to m: title, aliases, tags,
+// properties, and the given headings (all of them for the note, the
+// heading path for a chunk). A chunk carries its note's context so that a
+// one-chunk note scores the same as a chunk and as a note.
+func (c *counter) context(m map[string]float32, n *vault.Note, headings, props []string) {
+	c.add(m, n.Title, c.fw.Title)
+	for _, a := range n.Aliases {
+		c.add(m, a, c.fw.Aliases)
 	}
-	out := toCounts(c.chunk)
-	clear(c.chunk)
-	return out
+	for _, h := range headings {
+		c.add(m, h, c.fw.Headings)
+	}
+	for _, tag := range n.Tags {
+		c.add(m, tag, c.fw.Tags)
+	}
+	for _, v := range props {
+		c.add(m, v, c.fw.Properties)
+	}
 }
 
 func toCounts(m map[string]float32) []termCount {
@@ -293,33 +299,47 @@ func (t *TFIDF) IDF(term string) float64 {
 	return 0
 }
 
-// Rank scores notes (or chunks) by cosine similarity with the query.
+// Rank scores chunks, or notes, by cosine similarity with the query. A
+// note scores as the better of its own cosine and its best chunk's: a
+// long note with one passage about the query is not diluted by the rest.
 func (t *TFIDF) Rank(ctx context.Context, req Request) ([]Candidate, error) {
 	ids, weights := t.queryVector(req.Query)
 	if len(ids) == 0 || req.Limit <= 0 {
 		return nil, nil
 	}
-	post, size := t.notes, t.numNotes
-	if req.Block {
-		post, size = t.chunks, len(t.chunkNote)
-	}
-	acc := t.pool.Get().(*accumulator)
-	defer t.pool.Put(acc)
-	acc.reset(size)
+	chunks := t.pool.Get().(*accumulator)
+	defer t.pool.Put(chunks)
+	chunks.reset(len(t.chunkNote))
 	for i, id := range ids {
-		acc.add(post[id], weights[i])
+		chunks.add(t.chunks[id], weights[i])
 	}
-	cands := make([]Candidate, 0, len(acc.touched))
-	for _, doc := range acc.touched {
-		note, ch := int(doc), NoChunk
-		if req.Block {
-			note = int(t.chunkNote[doc])
-			ch = int(doc - uint32(t.chunkBase[note]))
+	if req.Block {
+		cands := make([]Candidate, 0, len(chunks.touched))
+		for _, doc := range chunks.touched {
+			note := int(t.chunkNote[doc])
+			if req.Allow == nil || req.Allow(note) {
+				cands = append(cands, Candidate{Note: note, Chunk: int(doc - uint32(t.chunkBase[note])), Score: float64(chunks.score[doc])})
+			}
 		}
-		if req.Allow != nil && !req.Allow(note) {
-			continue
+		return TopK(cands, req.Limit), ctx.Err()
+	}
+	notes := t.pool.Get().(*accumulator)
+	defer t.pool.Put(notes)
+	notes.reset(t.numNotes)
+	for i, id := range ids {
+		notes.add(t.notes[id], weights[i])
+	}
+	for _, doc := range chunks.touched {
+		note := uint32(t.chunkNote[doc])
+		if s := chunks.score[doc]; s > notes.score[note] {
+			notes.raise(note, s)
 		}
-		cands = append(cands, Candidate{Note: note, Chunk: ch, Score: float64(acc.score[doc])})
+	}
+	cands := make([]Candidate, 0, len(notes.touched))
+	for _, doc := range notes.touched {
+		if req.Allow == nil || req.Allow(int(doc)) {
+			cands = append(cands, Candidate{Note: int(doc), Chunk: NoChunk, Score: float64(notes.score[doc])})
+		}
 	}
 	return TopK(cands, req.Limit), ctx.Err()
 }
@@ -365,6 +385,14 @@ func (a *accumulator) reset(n int) {
 		a.score = make([]float32, n)
 	}
 	a.score = a.score[:n]
+}
+
+// raise sets a document's score to s (s above the current score).
+func (a *accumulator) raise(doc uint32, s float32) {
+	if a.score[doc] == 0 {
+		a.touched = append(a.touched, doc)
+	}
+	a.score[doc] = s
 }
 
 func (a *accumulator) add(ps []posting, w float32) {

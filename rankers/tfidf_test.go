@@ -332,10 +332,11 @@ func TestTFIDFZeroFieldWeight(t *testing.T) {
 	if want := math.Log(4.0/2) + 1; math.Abs(c.idx.IDF(c.an.Term("zebra"))-want) > eps {
 		t.Errorf("IDF(zebra) = %v, want %v (df 1: titles off)", c.idx.IDF(c.an.Term("zebra")), want)
 	}
-	// Chunks index the title unweighted: block search still finds it.
+	// Chunks carry the note's fields with the same weights: titles off
+	// there too.
 	blocks := c.rank(t, rankers.Request{Query: "zebra", Block: true})
-	if len(blocks) != 3 {
-		t.Errorf("block zebra: %+v, want all 3 chunks", blocks)
+	if len(blocks) != 1 || blocks[0].Note != 2 {
+		t.Errorf("block zebra: %+v, want only note 2's chunk", blocks)
 	}
 }
 

@@ -10,12 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -32,11 +34,20 @@ type Options struct {
 	Boost     graph.BoostOptions
 	// RRFK is the fusion constant (0: 60).
 	RRFK float64
+	// Weights are the RRF weights per signal (nil: equal weights); a
+	// request's own Weights take precedence.
+	Weights map[string]float64
 	// Depth is how many candidates each signal contributes (0: the larger
 	// of 100 and 5 × limit).
 	Depth int
 	// Now is the clock (nil: time.Now); tests pin it.
 	Now func() time.Time
+	// Index adds the BM25 signal; it must be synced with the snapshot
+	// using the same chunk options.
+	Index *index.Index
+	// IndexErr, when the index could not be opened, is reported as the
+	// BM25 signal's error on every search (the server keeps running).
+	IndexErr error
 }
 
 // Engine searches one snapshot. It is immutable and safe for concurrent
@@ -75,7 +86,14 @@ func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts 
 		return nil, fmt.Errorf("build tf-idf: %w", err)
 	}
 	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts}
-	e.rankers = append([]rankers.Ranker{tf}, extra...)
+	e.rankers = []rankers.Ranker{tf}
+	switch {
+	case opts.Index != nil:
+		e.rankers = append(e.rankers, rankers.NewBM25(opts.Index, snap, func(n int) int { return len(chunks[n]) }))
+	case opts.IndexErr != nil:
+		e.rankers = append(e.rankers, rankers.Unavailable(rankers.SignalBM25, opts.IndexErr))
+	}
+	e.rankers = append(e.rankers, extra...)
 	return e, nil
 }
 
@@ -93,9 +111,11 @@ func (e *Engine) TFIDF() *rankers.TFIDF { return e.tfidf }
 
 // Signals lists the available signals in fusion order.
 func (e *Engine) Signals() []string {
-	out := make([]string, len(e.rankers))
-	for i, r := range e.rankers {
-		out[i] = r.Name()
+	var out []string
+	for _, r := range e.rankers {
+		if !rankers.IsUnavailable(r) {
+			out = append(out, r.Name())
+		}
 	}
 	return out
 }
@@ -119,6 +139,7 @@ type Hit struct {
 	Path      string
 	Title     string
 	Kind      string // "md" or "pdf"
+	Page      int    // PDF page of the snippet or block (0 for markdown)
 	Score     float64
 	Signals   map[string]rankers.SignalHit
 	Snippet   string
@@ -135,13 +156,17 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	allow := e.allow(req.Folder, filter)
+	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
 	res := &Result{Query: req.Query, K: e.opts.RRFK}
 	lists, err := e.rank(ctx, req, allow, res)
 	if err != nil {
 		return nil, err
 	}
-	fused := rankers.Fuse(lists, e.opts.RRFK, req.Weights)
+	weights := req.Weights
+	if weights == nil {
+		weights = e.opts.Weights
+	}
+	fused := rankers.Fuse(lists, e.opts.RRFK, weights)
 	if req.MinSignals > 1 {
 		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return len(f.Signals) < req.MinSignals })
 	}
@@ -157,15 +182,15 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	return res, ctx.Err()
 }
 
-// allow builds the note predicate for folder and frontmatter filters (nil
-// when there are none).
-func (e *Engine) allow(folder string, filter frontmatterFilter) func(int) bool {
-	if folder == "" && len(filter) == 0 {
+// allow builds the note predicate for folder, tag and frontmatter filters
+// (nil when there are none).
+func (e *Engine) allow(folder, tag string, filter frontmatterFilter) func(int) bool {
+	if folder == "" && tag == "" && len(filter) == 0 {
 		return nil
 	}
 	ok := make([]bool, len(e.snap.Notes))
 	for i, n := range e.snap.Notes {
-		ok[i] = inFolder(n.Path, folder) && filter.match(n)
+		ok[i] = inFolder(n.Path, folder) && (tag == "" || n.HasTag(tag)) && filter.match(n)
 	}
 	return func(i int) bool { return ok[i] }
 }
@@ -249,7 +274,7 @@ func (r *Result) addSignalError(signal, msg string) {
 // hit renders a fused item.
 func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 	n := e.snap.Notes[f.Note]
-	h := Hit{Note: f.Note, Chunk: f.Chunk, Path: n.Path, Title: n.Title, Kind: "md", Score: f.Score, Signals: f.Signals}
+	h := Hit{Note: f.Note, Chunk: f.Chunk, Path: n.Path, Title: n.Title, Kind: n.Kind, Score: f.Score, Signals: f.Signals}
 	if req.NoSnippets {
 		return h
 	}
@@ -263,6 +288,12 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 	h.Snippet = sn.text
 	if f.Chunk == rankers.NoChunk {
 		h.LineStart, h.LineEnd = sn.lineStart, sn.lineEnd
+	}
+	if n.Kind == vault.KindPDF {
+		// Lines of extracted text mean nothing to a reader; pages do.
+		h.Page = n.PageAt(h.LineStart)
+		h.Snippet = fmt.Sprintf("[page: %d] %s", h.Page, h.Snippet)
+		h.LineStart, h.LineEnd = 0, 0
 	}
 	h.AgeDays = e.ageDays(n)
 	h.Stale = h.AgeDays >= e.opts.StaleDays

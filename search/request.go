@@ -40,6 +40,8 @@ type Request struct {
 	GraphBoost bool
 	// Frontmatter filters notes: key → scalar or list of scalars.
 	Frontmatter map[string]any
+	// Tag keeps notes carrying the tag or one nested under it.
+	Tag string
 	// Signals restricts the signals used (nil: every available one).
 	Signals []string
 	// Weights override the equal RRF weights (experiments only).

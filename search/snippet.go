@@ -29,6 +29,7 @@ type span struct{ start, end int }
 type line struct {
 	start, end int // byte offsets in the body
 	no         int // file line
+	page       int // PDF page (0 for markdown)
 	terms      map[string]bool
 	spans      []span
 }
@@ -66,7 +67,7 @@ func (e *Engine) regionLines(n *vault.Note, start, end int) []line {
 	for off := start; off < end; no++ {
 		text, _, _ := strings.Cut(n.Body[off:end], "\n")
 		if strings.TrimSpace(text) != "" {
-			out = append(out, line{start: off, end: off + len(text), no: no, terms: map[string]bool{}})
+			out = append(out, line{start: off, end: off + len(text), no: no, page: n.PageAt(no), terms: map[string]bool{}})
 		}
 		off += len(text) + 1
 	}
@@ -81,8 +82,8 @@ func bestWindow(lines []line, idf map[string]float64) (int, int) {
 		score, size := 0.0, 0
 		for j := i; j < len(lines) && j < i+snippetLines; j++ {
 			size += lines[j].end - lines[j].start
-			if j > i && size > snippetChars {
-				break
+			if j > i && (size > snippetChars || lines[j].page != lines[i].page) {
+				break // a snippet never spans two PDF pages
 			}
 			for t := range lines[j].terms {
 				if !seen[t] {

@@ -39,8 +39,9 @@ type SearchMatch struct {
 	Path      string    `json:"path" jsonschema:"Vault-relative path."`
 	Title     string    `json:"title"`
 	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
-	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **."`
+	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
 	Kind      string    `json:"kind" jsonschema:"md or pdf."`
+	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
 	PerSignal PerSignal `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
 	LineStart int       `json:"line_start,omitempty" jsonschema:"First file line (1-based) of the snippet or block."`
 	LineEnd   int       `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
@@ -85,7 +86,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 		out.SignalsUsed = []string{}
 	}
 	for i, h := range r.Hits {
-		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind,
+		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind, Page: h.Page,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale}
 		for sig, s := range h.Signals {
 			sr := &SignalRank{Rank: s.Rank, Score: s.Score}

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
@@ -48,6 +50,9 @@ func New(e *search.Engine, opts Options) *Server {
 	s.mcp.AddReceivingMiddleware(s.recoverPanics)
 	s.addSearch()
 	s.addRead()
+	if slices.Contains(e.Signals(), rankers.SignalBM25) {
+		s.addFullText()
+	}
 	return s
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -24,7 +26,54 @@ var (
 	engineOnce sync.Once
 	engine     *search.Engine
 	engineErr  error
+
+	indexedOnce sync.Once
+	indexed     *search.Engine
+	indexedErr  error
+	indexedDir  string
 )
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if indexedDir != "" {
+		os.RemoveAll(indexedDir)
+	}
+	os.Exit(code)
+}
+
+// indexedEngine searches the fixture with the persistent index (BM25 and
+// the tools that need it), built once in a temporary folder.
+func indexedEngine(t *testing.T) *search.Engine {
+	t.Helper()
+	indexedOnce.Do(func() {
+		ctx := context.Background()
+		snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
+		if err != nil {
+			indexedErr = err
+			return
+		}
+		indexedDir, err = os.MkdirTemp("", "tools-index-*")
+		if err != nil {
+			indexedErr = err
+			return
+		}
+		ix, err := index.Open(ctx, filepath.Join(indexedDir, "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
+		if err != nil {
+			indexedErr = err
+			return
+		}
+		if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
+			indexedErr = err
+			return
+		}
+		indexed, indexedErr = search.New(ctx, snap, analysis.New(), search.Options{Index: ix})
+	})
+	if indexedErr != nil {
+		t.Fatal(indexedErr)
+	}
+	return indexed
+}
 
 func testEngine(t *testing.T) *search.Engine {
 	t.Helper()
@@ -118,7 +167,7 @@ func decode[T any](t *testing.T, res *mcp.CallToolResult) T {
 // TestToolSchemasSnapshot fails when a tool's contract changes; run
 // `go test ./tools -run Snapshot -update` to accept a deliberate change.
 func TestToolSchemasSnapshot(t *testing.T) {
-	cs := connect(t)
+	cs := connectTo(t, New(indexedEngine(t), Options{Version: "test"}))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +233,7 @@ func assertNoTuples(t *testing.T, tool string, schema any) {
 }
 
 func TestToolsAreReadOnly(t *testing.T) {
-	res, err := connect(t).ListTools(context.Background(), nil)
+	res, err := connectTo(t, New(indexedEngine(t), Options{Version: "test"})).ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,5 +444,49 @@ func TestSwapEngine(t *testing.T) {
 	after := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "zebra"}))
 	if len(before.Matches) != 0 || len(after.Matches) != 1 || after.Matches[0].Path != "only.md" {
 		t.Fatalf("before swap %+v, after %+v", before.Matches, after.Matches)
+	}
+}
+
+func TestFullTextToolOnlyWithIndex(t *testing.T) {
+	has := func(cs *mcp.ClientSession) bool {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range res.Tools {
+			if tool.Name == "obsidian_full_text_search" {
+				return true
+			}
+		}
+		return false
+	}
+	if has(connect(t)) {
+		t.Fatal("obsidian_full_text_search listed without an index")
+	}
+	cs := connectTo(t, New(indexedEngine(t), Options{}))
+	if !has(cs) {
+		t.Fatal("obsidian_full_text_search missing with an index")
+	}
+	out := decode[FullTextOutput](t, call(t, cs, "obsidian_full_text_search", map[string]any{"query": `"worker pool" goroutines`}))
+	if out.Expression != `"worker pool" OR "goroutines"` || len(out.Hits) == 0 || out.Hits[0].Path != "Software/Concurrency Patterns.md" ||
+		out.Hits[0].LineStart == 0 || out.Hits[0].Score <= 0 || !strings.Contains(out.Hits[0].Snippet, "**") {
+		t.Fatalf("output %+v", out)
+	}
+	tagged := decode[FullTextOutput](t, call(t, cs, "obsidian_full_text_search", map[string]any{"query": "bread pasta", "tag": "recipe", "limit": 5}))
+	for _, h := range tagged.Hits {
+		if !strings.HasPrefix(h.Path, "Cooking/") {
+			t.Errorf("tag filter let %s through", h.Path)
+		}
+	}
+	if res := call(t, cs, "obsidian_full_text_search", map[string]any{"query": ""}); !res.IsError {
+		t.Error("empty query accepted")
+	}
+}
+
+func TestSearchToolWithBM25(t *testing.T) {
+	cs := connectTo(t, New(indexedEngine(t), Options{}))
+	out := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "levain hydration", "min_signals": 2}))
+	if len(out.SignalsUsed) != 2 || len(out.Matches) != 1 || out.Matches[0].PerSignal.BM25 == nil || out.Matches[0].PerSignal.TFIDF == nil {
+		t.Fatalf("output %+v", out)
 	}
 }

@@ -2,6 +2,8 @@ package vault
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // DefaultMaxFileSize is the per-file size cap: larger notes are skipped
@@ -20,38 +23,46 @@ const DefaultMaxFileSize = 5 << 20
 
 // Options tune [Load].
 type Options struct {
-	// MaxFileSize skips larger files with a warning (0: DefaultMaxFileSize).
+	// MaxFileSize skips larger notes with a warning (0: DefaultMaxFileSize).
 	MaxFileSize int64
 	// Workers parse files in parallel (0: GOMAXPROCS).
 	Workers int
-}
-
-// file is one walked file waiting to be read.
-type file struct {
-	abs, rel string
-	info     fs.FileInfo
+	// PDFs makes PDF attachments searchable documents (kind "pdf").
+	PDFs bool
+	// PDF reads them (its Cache, a persistent index, skips unchanged ones).
+	PDF PDFReader
 }
 
 // Load walks the vault at root and returns a resolved snapshot. Only a
 // missing or unreadable root is an error; everything else (a bad file, a
-// symlink leaving the vault, an oversize note) becomes a warning.
+// symlink leaving the vault, an oversize note, a broken PDF) becomes a
+// warning.
 func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 	realRoot, err := RealRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	if opts.MaxFileSize <= 0 {
-		opts.MaxFileSize = DefaultMaxFileSize
-	}
-	files, atts, warnings, err := walk(ctx, realRoot)
+	notes, atts, warnings, err := Walk(ctx, realRoot)
 	if err != nil {
 		return nil, err
 	}
-	notes, parseWarnings, err := parseAll(ctx, files, opts)
+	docs := notes
+	if opts.PDFs {
+		for _, a := range atts {
+			if IsPDF(a.Path) {
+				docs = append(docs, a)
+			}
+		}
+	}
+	parsed, parseWarnings, err := readAll(ctx, docs, opts)
 	if err != nil {
 		return nil, err
 	}
-	return NewSnapshot(realRoot, notes, atts, append(warnings, parseWarnings...)), nil
+	attachments := make([]Attachment, len(atts))
+	for i, a := range atts {
+		attachments[i] = Attachment{Path: a.Path, Size: a.Size, ModTime: a.ModTime}
+	}
+	return NewSnapshot(realRoot, parsed, attachments, append(warnings, parseWarnings...)), nil
 }
 
 // RealRoot checks that root is a readable directory and returns its
@@ -103,12 +114,23 @@ func Skipped(name string) bool {
 // IsNote reports whether a vault-relative path is a markdown note.
 func IsNote(p string) bool { return strings.EqualFold(filepath.Ext(p), ".md") }
 
-func walk(ctx context.Context, root string) ([]file, []Attachment, []Warning, error) {
-	var files []file
-	var atts []Attachment
-	var warnings []Warning
+// IsPDF reports whether a vault-relative path is a PDF.
+func IsPDF(p string) bool { return strings.EqualFold(filepath.Ext(p), ".pdf") }
+
+// File is one regular file of the vault, as walked.
+type File struct {
+	Path    string // vault-relative, slash-separated, NFC
+	Abs     string
+	Size    int64
+	ModTime time.Time
+}
+
+// Walk lists the vault's markdown notes and other files (attachments)
+// under its real root, by stat alone. It skips dot-folders, node_modules
+// and symlinks (warning about those that leave the vault).
+func Walk(ctx context.Context, root string) (notes, attachments []File, warnings []Warning, err error) {
 	warn := func(rel, msg string) { warnings = append(warnings, Warning{Path: rel, Message: msg}) }
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
@@ -129,11 +151,6 @@ func walk(ctx context.Context, root string) ([]file, []Attachment, []Warning, er
 			}
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			warn(rel, "unreadable: "+unwrapPathError(err).Error())
-			return nil
-		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			// Never followed: a target outside the vault is off limits,
 			// one inside is walked at its own path anyway.
@@ -142,19 +159,26 @@ func walk(ctx context.Context, root string) ([]file, []Attachment, []Warning, er
 			}
 			return nil
 		}
-		switch {
-		case d.IsDir() || !info.Mode().IsRegular():
-		case IsNote(p):
-			files = append(files, file{abs: p, rel: rel, info: info})
-		default:
-			atts = append(atts, Attachment{Path: rel, Size: info.Size(), ModTime: info.ModTime()})
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			warn(rel, "unreadable: "+unwrapPathError(err).Error())
+			return nil
+		}
+		f := File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()}
+		if IsNote(p) {
+			notes = append(notes, f)
+		} else {
+			attachments = append(attachments, f)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, err)
 	}
-	return files, atts, warnings, nil
+	return notes, attachments, warnings, nil
 }
 
 // symlinkProblem says why a skipped symlink deserves a warning ("" for
@@ -183,10 +207,10 @@ func relPath(root, p string) string {
 	return nfc(filepath.ToSlash(rel))
 }
 
-// parseAll reads and parses files with a pool of workers. A file that
+// readAll reads and parses files with a pool of workers. A file that
 // cannot be read, is too large, or panics the parser is skipped with a
 // warning.
-func parseAll(ctx context.Context, files []file, opts Options) ([]*Note, []Warning, error) {
+func readAll(ctx context.Context, files []File, opts Options) ([]*Note, []Warning, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -204,7 +228,11 @@ func parseAll(ctx context.Context, files []file, opts Options) ([]*Note, []Warni
 				if j >= len(files) {
 					return
 				}
-				notes[j], warns[j] = readNote(files[j], opts.MaxFileSize)
+				if IsPDF(files[j].Path) {
+					notes[j], warns[j] = opts.PDF.Read(ctx, files[j])
+				} else {
+					notes[j], warns[j] = ReadNote(files[j], opts.MaxFileSize)
+				}
 			}
 		}()
 	}
@@ -223,22 +251,34 @@ func parseAll(ctx context.Context, files []file, opts Options) ([]*Note, []Warni
 	return out, warnings, nil
 }
 
-func readNote(f file, maxSize int64) (n *Note, warnings []Warning) {
+// ReadNote reads and parses one markdown file (maxSize 0: the default
+// cap). It never fails: a problem is a warning and a nil note.
+func ReadNote(f File, maxSize int64) (n *Note, warnings []Warning) {
 	defer func() {
 		if r := recover(); r != nil {
-			n, warnings = nil, []Warning{{Path: f.rel, Message: fmt.Sprintf("parser failed (%v); skipped", r)}}
+			n, warnings = nil, []Warning{{Path: f.Path, Message: fmt.Sprintf("parser failed (%v); skipped", r)}}
 		}
 	}()
-	if f.info.Size() > maxSize {
-		return nil, []Warning{{Path: f.rel, Message: fmt.Sprintf("%d bytes exceeds the %d-byte size cap; skipped", f.info.Size(), maxSize)}}
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
 	}
-	raw, err := readCapped(f.abs, maxSize)
+	if f.Size > maxSize {
+		return nil, []Warning{{Path: f.Path, Message: fmt.Sprintf("%d bytes exceeds the %d-byte size cap; skipped", f.Size, maxSize)}}
+	}
+	raw, err := readCapped(f.Abs, maxSize)
 	if err != nil {
-		return nil, []Warning{{Path: f.rel, Message: err.Error()}}
+		return nil, []Warning{{Path: f.Path, Message: err.Error()}}
 	}
-	n, warnings = Parse(f.rel, raw)
-	n.ModTime = f.info.ModTime()
+	n, warnings = Parse(f.Path, raw)
+	n.ModTime = f.ModTime
+	n.Hash = HashBytes(raw)
 	return n, warnings
+}
+
+// HashBytes is the content hash the index uses to confirm a change.
+func HashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
 // readCapped reads a file but never more than limit bytes, so a file that

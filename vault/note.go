@@ -9,11 +9,20 @@ import (
 	"time"
 )
 
-// Note is one parsed markdown file. A Note is never modified after the
-// snapshot holding it has been returned by [Load].
+// Kinds of searchable documents.
+const (
+	KindMarkdown = "md"
+	KindPDF      = "pdf"
+)
+
+// Note is one parsed markdown file, or the text of a PDF (Kind "pdf"). A
+// Note is never modified after the snapshot holding it has been returned
+// by [Load].
 type Note struct {
 	// Path is vault-relative, slash-separated and NFC-normalised.
 	Path string
+	// Kind is KindMarkdown or KindPDF.
+	Kind string
 	// Title is the frontmatter title, else the file name without ".md".
 	Title string
 	// Aliases come from the frontmatter keys aliases/alias.
@@ -32,8 +41,30 @@ type Note struct {
 	// line is file line BodyLine (1-based).
 	Body     string
 	BodyLine int
-	Size     int64
-	ModTime  time.Time
+	// Pages are where each PDF page starts in Body (nil for markdown).
+	Pages   []Page
+	Size    int64
+	ModTime time.Time
+	// Hash identifies the file's content (see HashBytes).
+	Hash string
+}
+
+// Page is one PDF page: its number and the Body line it starts on.
+type Page struct {
+	Number int
+	Line   int
+}
+
+// PageAt returns the PDF page holding a Body line (0 for markdown).
+func (n *Note) PageAt(line int) int {
+	page := 0
+	for _, p := range n.Pages {
+		if p.Line > line {
+			break
+		}
+		page = p.Number
+	}
+	return page
 }
 
 // Heading is an ATX heading outside code.

@@ -15,6 +15,7 @@ func Parse(path string, raw []byte) (*Note, []Warning) {
 	fm, body, bodyLine, warn := splitFrontmatter(text)
 	n := &Note{
 		Path:        nfc(path),
+		Kind:        KindMarkdown,
 		Frontmatter: fm,
 		Body:        body,
 		BodyLine:    bodyLine,

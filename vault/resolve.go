@@ -68,7 +68,7 @@ func (s *Snapshot) ResolveLink(l Link, from string) (LinkKind, string) {
 // exact looks a vault-relative path up as a note (".md" optional), then as
 // an attachment.
 func (s *Snapshot) exact(p string) (LinkKind, string) {
-	if i, ok := s.byPath[noteKey(p)]; ok {
+	if i, ok := s.byPath[noteKey(p)]; ok && s.Notes[i].Kind != KindPDF {
 		return LinkNote, s.Notes[i].Path
 	}
 	if i, ok := s.attByPath[strings.ToLower(p)]; ok {

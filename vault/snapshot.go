@@ -39,6 +39,9 @@ func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warni
 	}
 	for i, n := range notes {
 		s.byPath[noteKey(n.Path)] = i
+		if n.Kind == KindPDF {
+			continue // a PDF is linked as an attachment, by its file name
+		}
 		name := strings.ToLower(n.Name())
 		s.byName[name] = append(s.byName[name], i)
 		for _, a := range n.Aliases {

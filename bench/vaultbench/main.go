@@ -21,6 +21,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -30,18 +32,19 @@ func main() {
 	bin := flag.String("bin", "", "enquire-mcp binary (default: build ./cmd/enquire-mcp)")
 	runs := flag.Int("runs", 5, "cold load runs (the median is reported)")
 	nq := flag.Int("queries", 300, "number of queries for latency")
+	withIndex := flag.Bool("index", false, "also build the persistent index (BM25) in a temporary file and measure with it")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "vaultbench: -vault is required")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *dir, *bin, *runs, *nq); err != nil {
+	if err := run(context.Background(), *dir, *bin, *runs, *nq, *withIndex); err != nil {
 		fmt.Fprintln(os.Stderr, "vaultbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir, bin string, runs, nq int) error {
+func run(ctx context.Context, dir, bin string, runs, nq int, withIndex bool) error {
 	var loads, builds []time.Duration
 	var eng *search.Engine
 	for range runs {
@@ -59,7 +62,18 @@ func run(ctx context.Context, dir, bin string, runs, nq int) error {
 		builds = append(builds, time.Since(loaded))
 	}
 	queries := sampleQueries(eng.Snapshot(), nq)
-	inproc, err := inProcess(ctx, eng, queries)
+	var ib *indexBench
+	if withIndex {
+		var err error
+		if ib, err = benchIndex(ctx, eng.Snapshot(), runs); err != nil {
+			return err
+		}
+		defer ib.close()
+		if eng, err = search.New(ctx, eng.Snapshot(), analysis.New(), search.Options{Index: ib.ix}); err != nil {
+			return err
+		}
+	}
+	inproc, err := inProcess(ctx, eng, queries, nil)
 	if err != nil {
 		return err
 	}
@@ -69,7 +83,11 @@ func run(ctx context.Context, dir, bin string, runs, nq int) error {
 		}
 		defer os.RemoveAll(filepath.Dir(bin))
 	}
-	ready, viaMCP, rssKB, err := overStdio(ctx, bin, dir, queries)
+	serveArgs := []string{"serve", "--vault", dir}
+	if ib != nil {
+		serveArgs = append(serveArgs, "--index-file", ib.path)
+	}
+	ready, viaMCP, rssKB, err := overStdio(ctx, bin, serveArgs, queries)
 	if err != nil {
 		return err
 	}
@@ -81,7 +99,17 @@ func run(ctx context.Context, dir, bin string, runs, nq int) error {
 	fmt.Printf("| load + parse (median of %d) | %s |\n", runs, ms(median(loads)))
 	fmt.Printf("| chunks + graph + TF-IDF build (median of %d) | %s |\n", runs, ms(median(builds)))
 	fmt.Printf("| load + build total (median of %d) | %s |\n", runs, ms(median(sum(loads, builds))))
-	fmt.Printf("| obsidian_search in process p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(inproc, 50)), ms(pct(inproc, 95)), ms(pct(inproc, 99)))
+	if ib != nil {
+		bm25, err := inProcess(ctx, eng, queries, []string{"bm25"})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("| cold index, %d chunks (median of %d, fresh file each) | %s |\n", ib.chunks, runs, ms(median(ib.cold)))
+		fmt.Printf("| resync, nothing changed: stat walk + sync (median of %d) | %s |\n", runs, ms(median(ib.resync)))
+		fmt.Printf("| index file size | %.1f MB (%.2f × the notes) |\n", float64(ib.size)/1e6, float64(ib.size)/float64(noteBytes(eng.Snapshot())))
+		fmt.Printf("| BM25 alone in process p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(bm25, 50)), ms(pct(bm25, 95)), ms(pct(bm25, 99)))
+	}
+	fmt.Printf("| obsidian_search in process (%s) p50 / p95 / p99 | %s / %s / %s |\n", strings.Join(eng.Signals(), "+"), ms(pct(inproc, 50)), ms(pct(inproc, 95)), ms(pct(inproc, 99)))
 	fmt.Printf("| serve: start to first answer over stdio | %s |\n", ms(ready))
 	fmt.Printf("| obsidian_search over MCP stdio p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(viaMCP, 50)), ms(pct(viaMCP, 95)), ms(pct(viaMCP, 99)))
 	fmt.Printf("| serve peak RSS (VmHWM) | %.0f MB |\n", float64(rssKB)/1024)
@@ -116,12 +144,12 @@ func firstLine(body string) string {
 	return ""
 }
 
-func inProcess(ctx context.Context, eng *search.Engine, queries []string) ([]time.Duration, error) {
+func inProcess(ctx context.Context, eng *search.Engine, queries, signals []string) ([]time.Duration, error) {
 	var out []time.Duration
 	for round := range 2 { // the first round warms caches and is not kept
 		for _, q := range queries {
 			start := time.Now()
-			if _, err := eng.Search(ctx, search.Request{Query: q, GraphBoost: true}); err != nil {
+			if _, err := eng.Search(ctx, search.Request{Query: q, GraphBoost: true, Signals: signals}); err != nil {
 				return nil, fmt.Errorf("query %q: %w", q, err)
 			}
 			if round == 1 {
@@ -146,8 +174,8 @@ func build() (string, error) {
 
 // overStdio starts the binary, waits for the first answer, times every
 // query through the MCP client, and reads the server's peak RSS.
-func overStdio(ctx context.Context, bin, dir string, queries []string) (time.Duration, []time.Duration, int, error) {
-	cmd := exec.Command(bin, "serve", "--vault", dir)
+func overStdio(ctx context.Context, bin string, args, queries []string) (time.Duration, []time.Duration, int, error) {
+	cmd := exec.Command(bin, args...)
 	start := time.Now()
 	client := mcp.NewClient(&mcp.Implementation{Name: "vaultbench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -220,3 +248,65 @@ func sum(a, b []time.Duration) []time.Duration {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+// indexBench holds the persistent index built for the run.
+type indexBench struct {
+	dir, path    string
+	ix           *index.Index
+	cold, resync []time.Duration
+	chunks       int
+	size         int64
+}
+
+func (b *indexBench) close() {
+	b.ix.Close()
+	os.RemoveAll(b.dir)
+}
+
+// benchIndex times cold index builds (a fresh file each run, the notes
+// read from disk) and no-change resyncs, and leaves one index open.
+func benchIndex(ctx context.Context, snap *vault.Snapshot, runs int) (*indexBench, error) {
+	dir, err := os.MkdirTemp("", "vaultbench-index-*")
+	if err != nil {
+		return nil, err
+	}
+	b := &indexBench{dir: dir}
+	settings := index.NewSettings(snap.Root, false, chunk.DefaultOptions)
+	for i := range runs {
+		if b.ix != nil {
+			b.ix.Close()
+		}
+		b.path = filepath.Join(dir, fmt.Sprintf("run%d.db", i))
+		start := time.Now()
+		if b.ix, err = index.Open(ctx, b.path, settings, false); err != nil {
+			return nil, err
+		}
+		src, err := b.ix.DiskSource(ctx, 0, vault.PDFReader{})
+		if err != nil {
+			return nil, err
+		}
+		st, err := b.ix.Sync(ctx, src, nil)
+		if err != nil {
+			return nil, err
+		}
+		b.cold = append(b.cold, time.Since(start))
+		b.chunks = st.Chunks
+	}
+	for range runs {
+		start := time.Now()
+		src, err := b.ix.DiskSource(ctx, 0, vault.PDFReader{})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.ix.Sync(ctx, src, nil); err != nil {
+			return nil, err
+		}
+		b.resync = append(b.resync, time.Since(start))
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		if info, err := os.Stat(b.path + suffix); err == nil {
+			b.size += info.Size()
+		}
+	}
+	return b, nil
+}

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,6 +22,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	boost := fs.Bool("graph-boost", true, "apply the graph boost (single configuration)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	runFile := fs.String("run", "", "write the TREC run of the default configuration to this file")
+	indexFile := fs.String("index-file", "", "persistent index for the BM25 signal (default: a temporary file)")
+	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25 signal)")
+	var weights weightsFlag
+	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: equal)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -35,20 +39,33 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault}
-	eng, _, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex}
+	if vf.persistent && vf.indexFile == "" {
+		tmp, err := os.MkdirTemp("", "enquire-eval-index-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		vf.indexFile = filepath.Join(tmp, "index.db")
+	}
+	l, err := vf.load(ctx, errorLogger(stderr))
 	if err != nil {
 		return err
 	}
+	defer l.Close()
+	eng := l.eng
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
-	def := eval.Config{GraphBoost: *boost}
+	def := eval.Config{GraphBoost: *boost, Weights: weights.m}
 	if *signals != "" {
 		def.Signals = strings.Split(*signals, ",")
 	}
 	configs := []eval.Config{def}
 	if *matrix {
 		configs = append(eval.Matrix(), eval.Config{GraphBoost: true})
+		for i := range configs {
+			configs[i].Weights = weights.m
+		}
 	}
 	var reports []*eval.Report
 	for _, c := range configs {

@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/enquire-mcp/enquire-mcp/pdf"
 )
 
 // version is the release this binary reports.
@@ -22,6 +24,7 @@ const usage = `enquire-mcp %s: search an Obsidian vault from AI assistants (MCP)
 Usage:
   enquire-mcp serve  --vault PATH [flags]         serve MCP over stdio
   enquire-mcp search --vault PATH "query" [flags]  search from the shell
+  enquire-mcp index  --vault PATH [flags]         build or update the persistent index
   enquire-mcp eval DATASET_DIR [flags]            measure search quality (BEIR layout)
   enquire-mcp --version | --help
 
@@ -42,6 +45,7 @@ func commands() []command {
 		{"serve", runServe},
 		{"search", runSearch},
 		{"eval", runEval},
+		{"index", runIndex},
 	}
 }
 
@@ -65,6 +69,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "-v", "--version", "-version", "version":
 		fmt.Fprintf(stdout, "enquire-mcp %s\n", version)
+		return 0
+	}
+	if args[0] == pdfCommand {
+		if err := pdf.ServeIsolated(ctx, args[1:], stdout); err != nil {
+			return 1
+		}
 		return 0
 	}
 	if strings.HasPrefix(args[0], "-") {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"sort"
 	"strings"
 
@@ -39,11 +38,12 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageError("--filter-frontmatter: %v", err)
 		}
 	}
-	eng, _, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+	l, err := vf.load(ctx, errorLogger(stderr))
 	if err != nil {
 		return err
 	}
-	res, err := eng.Search(ctx, in.Request())
+	defer l.Close()
+	res, err := l.eng.Search(ctx, in.Request())
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func printTable(w io.Writer, out tools.SearchOutput) {
 		if m.Stale {
 			age += ", stale"
 		}
-		fmt.Fprintf(w, "%2d. %s  (lines %s; %s; %s; score %.4f)\n", i+1, m.Path, lines(m), signals(m.PerSignal), age, m.Score)
+		fmt.Fprintf(w, "%2d. %s  (%s; %s; %s; score %.4f)\n", i+1, m.Path, lines(m), signals(m.PerSignal), age, m.Score)
 		if m.Snippet != "" {
 			fmt.Fprintf(w, "    %s\n", m.Snippet)
 		}
@@ -85,10 +85,13 @@ func printTable(w io.Writer, out tools.SearchOutput) {
 }
 
 func lines(m tools.SearchMatch) string {
-	if m.LineStart == 0 {
+	switch {
+	case m.Page > 0:
+		return fmt.Sprintf("page %d", m.Page)
+	case m.LineStart == 0:
 		return "-"
 	}
-	return fmt.Sprintf("%d-%d", m.LineStart, m.LineEnd)
+	return fmt.Sprintf("lines %d-%d", m.LineStart, m.LineEnd)
 }
 
 func signals(p tools.PerSignal) string {

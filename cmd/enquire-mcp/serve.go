@@ -22,15 +22,16 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return usageError("unexpected argument %q", pos[0])
 	}
 	logger := stderrLogger(stderr)
-	eng, took, err := vf.load(ctx, logger)
+	l, err := vf.load(ctx, logger)
 	if err != nil {
 		return err
 	}
-	srv := tools.New(eng, tools.Options{Version: version, Logger: logger})
-	snap := eng.Snapshot()
+	defer l.Close()
+	srv := tools.New(l.eng, tools.Options{Version: version, Logger: logger})
+	snap := l.eng.Snapshot()
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
-		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", eng.Signals(),
-		"load_ms", took.Milliseconds(), "transport", "stdio")
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
+		"load_ms", l.took.Milliseconds(), "transport", "stdio")
 	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// maxListedWarnings bounds the warnings printed in the summary.
+const maxListedWarnings = 10
+
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("index", "--vault PATH [--include-pdfs] [--index-file F] [--rebuild]", stderr)
+	var vf vaultFlags
+	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
+	fs.Int64Var(&vf.maxFileSize, "max-file-size", 0, "skip notes larger than this many bytes (default 5 MiB)")
+	vf.registerIndex(fs)
+	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("unexpected argument %q", pos[0])
+	}
+	root, err := vf.realRoot()
+	if err != nil {
+		return err
+	}
+	ix, err := vf.openIndex(ctx, root, *rebuild, errorLogger(io.Discard))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if ix.Rebuilt != "" {
+		fmt.Fprintf(stderr, "rebuilding the index: %s\n", ix.Rebuilt)
+	}
+	src, err := ix.DiskSource(ctx, vf.maxFileSize, pdfReader(nil))
+	if err != nil {
+		return err
+	}
+	bar := newProgress(stderr, len(src.Files), "indexing")
+	st, err := ix.Sync(ctx, src, func(done, total int) { bar.Set(done) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "indexed %s → %s\n", root, ix.Path())
+	fmt.Fprintf(stdout, "  files: %d added, %d updated, %d renamed, %d deleted, %d unchanged\n", st.Added, st.Updated, st.Renamed, st.Deleted, st.Unchanged)
+	fmt.Fprintf(stdout, "  chunks: %d; PDFs without text: %d; warnings: %d\n", st.Chunks, st.PDFsWithoutText, len(st.Warnings))
+	for i, w := range st.Warnings {
+		if i == maxListedWarnings {
+			fmt.Fprintf(stdout, "    … and %d more\n", len(st.Warnings)-i)
+			break
+		}
+		fmt.Fprintf(stdout, "    %s\n", w)
+	}
+	fmt.Fprintf(stdout, "  took %s\n", st.Duration.Round(1e6))
+	return nil
+}

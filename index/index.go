@@ -1,0 +1,376 @@
+// Package index is the persistent, incremental full-text index of a vault:
+// one SQLite file (pure Go, FTS5) per vault in the user cache dir, holding
+// every chunk of every note (and PDF) with BM25-ready columns, plus what
+// is needed to resync cheaply: each file's size, modification time and
+// content hash. It never writes into the vault.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
+
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+)
+
+// SchemaVersion changes whenever the tables change; an index with another
+// version is rebuilt.
+const SchemaVersion = 1
+
+// applicationID marks enquire-mcp index files ("ENQ1"), so a foreign
+// SQLite file is never read as an index nor overwritten.
+const applicationID = 0x454E5131
+
+// Tokenizer is the FTS5 tokenizer of every text column.
+const Tokenizer = "porter unicode61 remove_diacritics 2"
+
+// Settings shape the index: a change rebuilds it.
+type Settings struct {
+	Tokenizer string        `json:"tokenizer"`
+	Chunk     chunk.Options `json:"chunk"`
+	PDFs      bool          `json:"pdfs"`
+	Vault     string        `json:"vault"` // real path of the vault
+}
+
+// NewSettings returns the settings for a vault root with the default
+// tokenizer and chunking.
+func NewSettings(vaultRoot string, pdfs bool, c chunk.Options) Settings {
+	if c == (chunk.Options{}) {
+		c = chunk.DefaultOptions
+	}
+	return Settings{Tokenizer: Tokenizer, Chunk: c, PDFs: pdfs, Vault: vaultRoot}
+}
+
+// ErrForeign is returned for a file that is not an enquire-mcp index.
+var ErrForeign = errors.New("not an enquire-mcp index")
+
+// Index is an open index file. Searches may run concurrently; syncs are
+// serialised.
+type Index struct {
+	path     string
+	settings Settings
+	// Rebuilt says why the index was emptied on open ("" if it was not).
+	Rebuilt string
+
+	writeMu sync.Mutex
+	write   *sqlite3.Conn
+	readers chan *sqlite3.Conn
+}
+
+// DefaultPath is the index file of a vault: the user cache dir,
+// enquire-mcp, and a hash of the vault's real path.
+func DefaultPath(vaultRoot string) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("index: no user cache dir (use --index-file): %w", err)
+	}
+	sum := sha256.Sum256([]byte(vaultRoot))
+	return filepath.Join(dir, "enquire-mcp", hex.EncodeToString(sum[:8])+".db"), nil
+}
+
+// Open opens (creating if needed) the index at path for the given
+// settings. An index of another schema version, other settings or another
+// vault is rebuilt (Index.Rebuilt says why), as is any index when rebuild
+// is set. A foreign SQLite file gives ErrForeign; a file that is not a
+// database is an error unless rebuild is set (then it is replaced).
+func Open(ctx context.Context, path string, s Settings, rebuild bool) (*Index, error) {
+	if err := prepareFile(path, rebuild); err != nil {
+		return nil, err
+	}
+	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2)}
+	w, err := openConn(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	ix.write = w
+	if err := ix.checkSchema(rebuild); err != nil {
+		w.Close()
+		return nil, err
+	}
+	for range cap(ix.readers) {
+		r, err := openConn(ctx, path)
+		if err != nil {
+			ix.Close()
+			return nil, err
+		}
+		ix.readers <- r
+	}
+	return ix, nil
+}
+
+// prepareFile creates the folder (0700) and the files (0600) so that the
+// index is readable by its owner only.
+func prepareFile(path string, rebuild bool) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("index %s: %w", path, err)
+	}
+	if rebuild {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("index %s: %w", path, err)
+			}
+		}
+	}
+	// SQLite's VFS makes -shm with the umask's mode; an existing empty file
+	// keeps ours (an empty -wal and -shm are valid).
+	for _, suffix := range []string{"", "-shm"} {
+		f, err := os.OpenFile(path+suffix, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("index %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("index %s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+func openConn(ctx context.Context, path string) (*sqlite3.Conn, error) {
+	// modeof gives the -wal and -shm files the main file's 0600 mode.
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	uri := (&url.URL{Scheme: "file", OmitHost: true, Path: filepath.ToSlash(abs), RawQuery: "modeof=" + url.QueryEscape(abs)}).String()
+	c, err := sqlite3.OpenContext(ctx, uri)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	err = errors.Join(
+		registerFTS(c),
+		c.BusyTimeout(10e9),
+		c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY`),
+	)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("index %s: %w", path, describe(err))
+	}
+	return c, nil
+}
+
+func registerFTS(c *sqlite3.Conn) error { return fts5.Register(c) }
+
+// describe turns SQLite's "file is not a database" into advice.
+func describe(err error) error {
+	if errors.Is(err, sqlite3.NOTADB) {
+		return fmt.Errorf("%w: the file is not an SQLite database (damaged, or not an index); rerun with --rebuild to replace it", err)
+	}
+	return err
+}
+
+// checkSchema validates the file's identity, version and settings, and
+// (re)creates the schema when needed.
+func (ix *Index) checkSchema(rebuild bool) error {
+	appID, version, err := ix.header()
+	if err != nil {
+		return fmt.Errorf("index %s: %w", ix.path, describe(err))
+	}
+	empty, err := ix.isEmpty()
+	if err != nil {
+		return fmt.Errorf("index %s: %w", ix.path, err)
+	}
+	switch {
+	case empty:
+		return ix.create()
+	case appID != applicationID:
+		return fmt.Errorf("index %s: %w (application id %#x); pass another --index-file", ix.path, ErrForeign, appID)
+	case rebuild:
+		ix.Rebuilt = "--rebuild"
+	case version != SchemaVersion:
+		ix.Rebuilt = fmt.Sprintf("schema version %d → %d", version, SchemaVersion)
+	default:
+		stored, err := ix.storedSettings()
+		if err != nil {
+			ix.Rebuilt = "unreadable settings (" + err.Error() + ")"
+		} else if why := settingsChange(stored, ix.settings); why != "" {
+			ix.Rebuilt = why
+		}
+	}
+	if ix.Rebuilt == "" {
+		return nil
+	}
+	return ix.create()
+}
+
+func (ix *Index) header() (appID, version int, err error) {
+	for _, q := range []struct {
+		sql string
+		dst *int
+	}{{"PRAGMA application_id", &appID}, {"PRAGMA user_version", &version}} {
+		st, _, err := ix.write.Prepare(q.sql)
+		if err != nil {
+			return 0, 0, err
+		}
+		if st.Step() {
+			*q.dst = st.ColumnInt(0)
+		}
+		err = errors.Join(st.Err(), st.Close())
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+	return appID, version, nil
+}
+
+func (ix *Index) isEmpty() (bool, error) {
+	st, _, err := ix.write.Prepare(`SELECT count(*) FROM sqlite_schema`)
+	if err != nil {
+		return false, err
+	}
+	defer st.Close()
+	st.Step()
+	return st.ColumnInt(0) == 0, st.Err()
+}
+
+func (ix *Index) storedSettings() (Settings, error) {
+	var s Settings
+	st, _, err := ix.write.Prepare(`SELECT value FROM meta WHERE key = 'settings'`)
+	if err != nil {
+		return s, err
+	}
+	defer st.Close()
+	if !st.Step() {
+		return s, errors.Join(errors.New("no settings"), st.Err())
+	}
+	return s, json.Unmarshal([]byte(st.ColumnText(0)), &s)
+}
+
+// settingsChange describes what differs, or "".
+func settingsChange(old, cur Settings) string {
+	switch {
+	case old.Vault != cur.Vault:
+		return fmt.Sprintf("the index belonged to vault %s", old.Vault)
+	case old.Tokenizer != cur.Tokenizer:
+		return fmt.Sprintf("tokenizer %q → %q", old.Tokenizer, cur.Tokenizer)
+	case old.Chunk != cur.Chunk:
+		return fmt.Sprintf("chunking %+v → %+v", old.Chunk, cur.Chunk)
+	case old.PDFs != cur.PDFs:
+		return fmt.Sprintf("PDFs included %v → %v", old.PDFs, cur.PDFs)
+	}
+	return ""
+}
+
+// create drops everything and makes the empty schema, in one transaction
+// so a kill leaves either the old index or the new empty one.
+func (ix *Index) create() error {
+	settings, err := json.Marshal(ix.settings)
+	if err != nil {
+		return err
+	}
+	err = ix.tx(func(c *sqlite3.Conn) error {
+		err := c.Exec(fmt.Sprintf(`
+			DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS chunks;
+			DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS meta;
+			PRAGMA application_id = %d; PRAGMA user_version = %d;
+			CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+			CREATE TABLE files(
+				path TEXT PRIMARY KEY, kind TEXT NOT NULL, size INTEGER NOT NULL,
+				mtime INTEGER NOT NULL, hash TEXT NOT NULL, chunks INTEGER NOT NULL,
+				warning TEXT NOT NULL DEFAULT '', pdf TEXT);
+			CREATE TABLE chunks(
+				id INTEGER PRIMARY KEY, path TEXT NOT NULL, idx INTEGER NOT NULL,
+				line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, page INTEGER NOT NULL,
+				hash TEXT NOT NULL, UNIQUE(path, idx));
+			CREATE VIRTUAL TABLE fts USING fts5(title, aliases, headings, tags, body, cjk,
+				content='', contentless_delete=1, tokenize=%q);`,
+			applicationID, SchemaVersion, ix.settings.Tokenizer))
+		if err != nil {
+			return err
+		}
+		st, _, err := c.Prepare(`INSERT INTO meta(key, value) VALUES ('settings', ?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return errors.Join(st.BindText(1, string(settings)), st.Exec())
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: create schema: %w", ix.path, err)
+	}
+	return nil
+}
+
+// tx runs fn in a write transaction on the write connection.
+func (ix *Index) tx(fn func(*sqlite3.Conn) error) (err error) {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	if err := ix.write.Exec("BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, ix.write.Exec("ROLLBACK"))
+		}
+	}()
+	if err := fn(ix.write); err != nil {
+		return err
+	}
+	return ix.write.Exec("COMMIT")
+}
+
+// Path is the index file.
+func (ix *Index) Path() string { return ix.path }
+
+// Settings are the settings the index was opened with.
+func (ix *Index) Settings() Settings { return ix.settings }
+
+// Close closes every connection.
+func (ix *Index) Close() error {
+	var errs []error
+	close(ix.readers)
+	for c := range ix.readers {
+		errs = append(errs, c.Close())
+	}
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	if ix.write != nil {
+		errs = append(errs, ix.write.Close())
+		ix.write = nil
+	}
+	return errors.Join(errs...)
+}
+
+// reader borrows a read connection for fn.
+func (ix *Index) reader(ctx context.Context, fn func(*sqlite3.Conn) error) error {
+	var c *sqlite3.Conn
+	select {
+	case c = <-ix.readers:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { ix.readers <- c }()
+	old := c.SetInterrupt(ctx)
+	defer c.SetInterrupt(old)
+	return fn(c)
+}
+
+// Check verifies the file (SQLite's integrity check) and the FTS5 index
+// against the chunks table.
+func (ix *Index) Check(ctx context.Context) error {
+	return ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`PRAGMA integrity_check`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for st.Step() {
+			if msg := st.ColumnText(0); msg != "ok" {
+				return fmt.Errorf("index %s: integrity: %s", ix.path, msg)
+			}
+		}
+		if err := st.Err(); err != nil {
+			return err
+		}
+		return c.Exec(`INSERT INTO fts(fts, rank) VALUES ('integrity-check', 0)`)
+	})
+}

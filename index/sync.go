@@ -1,0 +1,429 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/pdf"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// Source is what a sync indexes: the vault's files (stat only) and a way
+// to get the parsed note of one of them.
+type Source struct {
+	Files []vault.File
+	// Note returns the note of a file, or nil when it cannot be indexed
+	// (the warnings say why).
+	Note noteFunc
+	// Warnings met while listing the files.
+	Warnings []vault.Warning
+}
+
+// DiskSource walks the vault and reads only the files a sync asks for:
+// unchanged files cost one stat. PDFs are included when the index's
+// settings say so; their text comes from the index when unchanged.
+func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.PDFReader) (Source, error) {
+	notes, atts, warnings, err := vault.Walk(ctx, ix.settings.Vault)
+	if err != nil {
+		return Source{}, err
+	}
+	files := notes
+	if ix.settings.PDFs {
+		for _, a := range atts {
+			if vault.IsPDF(a.Path) {
+				files = append(files, a)
+			}
+		}
+	}
+	return Source{Files: files, Warnings: warnings, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+		if vault.IsPDF(f.Path) {
+			return pdfs.Read(ctx, f)
+		}
+		return vault.ReadNote(f, maxFileSize)
+	}}, nil
+}
+
+// SnapshotSource indexes the notes of a loaded snapshot without reading
+// any file again, so the index matches what the server holds in memory.
+func SnapshotSource(s *vault.Snapshot) Source {
+	files := make([]vault.File, len(s.Notes))
+	byPath := make(map[string]*vault.Note, len(s.Notes))
+	for i, n := range s.Notes {
+		files[i] = vault.File{Path: n.Path, Size: n.Size, ModTime: n.ModTime}
+		byPath[n.Path] = n
+	}
+	return Source{Files: files, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+		return byPath[f.Path], nil
+	}}
+}
+
+// Stats summarise a sync.
+type Stats struct {
+	Added, Updated, Renamed, Deleted, Unchanged int
+	// Chunks is the number of chunks in the index after the sync.
+	Chunks int
+	// PDFsWithoutText counts indexed PDFs that have no text layer.
+	PDFsWithoutText int
+	Warnings        []vault.Warning
+	Duration        time.Duration
+}
+
+// fileRow is the stored state of one file.
+type fileRow struct {
+	kind    string
+	size    int64
+	mtime   int64
+	hash    string
+	warning string
+}
+
+// batchSize bounds how many files one transaction writes: a kill loses at
+// most one batch, and the next sync redoes it.
+const batchSize = 256
+
+// Sync brings the index in line with src: new and changed files (size or
+// modification time differ, confirmed by content hash) are reindexed,
+// renamed ones detected by hash, deleted ones removed. Each file's update
+// happens inside one transaction. progress, if set, gets (done, total)
+// over the files that need work.
+func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
+	start := time.Now()
+	st := Stats{Warnings: src.Warnings}
+	rows, err := ix.fileRows(ctx)
+	if err != nil {
+		return st, err
+	}
+	var work []vault.File
+	seen := make(map[string]bool, len(src.Files))
+	for _, f := range src.Files {
+		seen[f.Path] = true
+		if r, ok := rows[f.Path]; ok && r.size == f.Size && r.mtime == f.ModTime.UnixNano() {
+			st.Unchanged++
+			continue
+		}
+		work = append(work, f)
+	}
+	gone := map[string]string{} // hash → deleted path, for rename detection
+	var deleted []string
+	for p, r := range rows {
+		if !seen[p] {
+			deleted = append(deleted, p)
+			gone[r.hash] = p
+		}
+	}
+	for i := 0; i < len(work); i += batchSize {
+		batch := work[i:min(i+batchSize, len(work))]
+		if err := ix.syncBatch(ctx, src.Note, batch, rows, gone, &st); err != nil {
+			return st, err
+		}
+		if progress != nil {
+			progress(min(i+batchSize, len(work)), len(work))
+		}
+	}
+	var remaining []string
+	for _, p := range deleted {
+		if gone[rows[p].hash] == p { // not consumed by a rename
+			remaining = append(remaining, p)
+		}
+	}
+	if err := ix.tx(func(c *sqlite3.Conn) error {
+		w, err := newWriter(c)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		for _, p := range remaining {
+			if err := w.delete(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return st, fmt.Errorf("index %s: delete: %w", ix.path, err)
+	}
+	st.Deleted = len(remaining)
+	if st.Chunks, st.PDFsWithoutText, err = ix.counts(ctx); err != nil {
+		return st, err
+	}
+	st.Duration = time.Since(start)
+	return st, ctx.Err()
+}
+
+// prepared is a file ready to write.
+type prepared struct {
+	file     vault.File
+	note     *vault.Note
+	warnings []vault.Warning
+}
+
+// syncBatch parses a batch in parallel, then writes it in one transaction.
+func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.File, rows map[string]fileRow, gone map[string]string, st *Stats) error {
+	items := make([]prepared, len(batch))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, f := range batch {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			n, w := safeNote(ctx, noteOf, f)
+			items[i] = prepared{file: f, note: n, warnings: w}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	an := analysis.New()
+	err := ix.tx(func(c *sqlite3.Conn) error {
+		w, err := newWriter(c)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		// Deletions first, inserts after: an FTS5 delete flushes pending
+		// inserts, so interleaving them would flush once per file.
+		var writes []prepared
+		for _, it := range items {
+			st.Warnings = append(st.Warnings, it.warnings...)
+			old, existed := rows[it.file.Path]
+			if it.note != nil && existed && old.hash == it.note.Hash && it.note.Hash != "" {
+				st.Unchanged++ // touched, same content: record the new stat only
+				if err := bindExec(w.touch, it.file.Size, it.file.ModTime.UnixNano(), it.file.Path); err != nil {
+					return err
+				}
+				continue
+			}
+			switch {
+			case existed:
+				st.Updated++
+				if err := w.delete(it.file.Path); err != nil {
+					return err
+				}
+			case it.note != nil && gone[it.note.Hash] != "":
+				st.Renamed++
+				if err := w.delete(gone[it.note.Hash]); err != nil {
+					return err
+				}
+				delete(gone, it.note.Hash)
+			default:
+				st.Added++
+			}
+			writes = append(writes, it)
+		}
+		for _, it := range writes {
+			if err := ix.writeFile(w, an, it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: write: %w", ix.path, err)
+	}
+	return nil
+}
+
+type noteFunc = func(context.Context, vault.File) (*vault.Note, []vault.Warning)
+
+// safeNote gets a note, turning a panic into a warning.
+func safeNote(ctx context.Context, noteOf noteFunc, f vault.File) (n *vault.Note, w []vault.Warning) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, w = nil, []vault.Warning{{Path: f.Path, Message: fmt.Sprintf("could not be read (%v); skipped", r)}}
+		}
+	}()
+	return noteOf(ctx, f)
+}
+
+// writeFile inserts a file's rows (its old rows are already gone). A file
+// that cannot be indexed keeps a row without chunks, so that it is not
+// retried until it changes.
+func (ix *Index) writeFile(w *writer, an *analysis.Analyzer, it prepared) error {
+	kind, hash, pdfJSON := kindOf(it.file.Path), "", ""
+	var chunks []chunk.Chunk
+	if it.note != nil {
+		hash = it.note.Hash
+		chunks = chunk.Split(it.note, ix.settings.Chunk)
+		if err := w.insertChunks(an, it.note, chunks); err != nil {
+			return err
+		}
+	}
+	if kind == vault.KindPDF {
+		b, err := json.Marshal(pdfCache{Pages: pageTexts(it.note), Skipped: it.note == nil})
+		if err != nil {
+			return err
+		}
+		pdfJSON = string(b)
+	}
+	var warning []string
+	for _, wn := range it.warnings {
+		warning = append(warning, wn.Message)
+	}
+	return bindExec(w.insFile, it.file.Path, kind, it.file.Size, it.file.ModTime.UnixNano(), hash, len(chunks), strings.Join(warning, "; "), pdfJSON)
+}
+
+func pageTexts(n *vault.Note) []pdf.Page {
+	if n == nil {
+		return nil
+	}
+	return n.PageTexts()
+}
+
+func kindOf(p string) string {
+	if vault.IsPDF(p) {
+		return vault.KindPDF
+	}
+	return vault.KindMarkdown
+}
+
+// writer holds the statements of one write transaction.
+type writer struct {
+	c                                 *sqlite3.Conn
+	delFTS, delChunks, delFile, touch *sqlite3.Stmt
+	insChunk, insFTS, insFile         *sqlite3.Stmt
+}
+
+func newWriter(c *sqlite3.Conn) (*writer, error) {
+	w := &writer{c: c}
+	for _, p := range []struct {
+		dst **sqlite3.Stmt
+		sql string
+	}{
+		{&w.delFTS, `DELETE FROM fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)`},
+		{&w.delChunks, `DELETE FROM chunks WHERE path = ?`},
+		{&w.delFile, `DELETE FROM files WHERE path = ?`},
+		{&w.touch, `UPDATE files SET size = ?, mtime = ? WHERE path = ?`},
+		{&w.insChunk, `INSERT INTO chunks(path, idx, line_start, line_end, page, hash) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&w.insFTS, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insFile, `INSERT INTO files(path, kind, size, mtime, hash, chunks, warning, pdf) VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''))`},
+	} {
+		st, _, err := c.Prepare(p.sql)
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		*p.dst = st
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, st := range []*sqlite3.Stmt{w.delFTS, w.delChunks, w.delFile, w.touch, w.insChunk, w.insFTS, w.insFile} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// delete removes every row of a file.
+func (w *writer) delete(p string) error {
+	return errors.Join(bindExec(w.delFTS, p), bindExec(w.delChunks, p), bindExec(w.delFile, p))
+}
+
+// insertChunks writes the chunks of a note and their FTS5 rows.
+func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) error {
+	aliases, tags := strings.Join(n.Aliases, " ; "), strings.Join(n.Tags, " ")
+	for _, ch := range chunks {
+		headings, text := strings.Join(ch.Headings, " ; "), ch.Text(n)
+		if err := bindExec(w.insChunk, n.Path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, ChunkHash(n, ch)); err != nil {
+			return err
+		}
+		cjk := cjkGrams(an, n.Title, aliases, headings, text)
+		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), n.Title, aliases, headings, tags, text, cjk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ChunkHash identifies a chunk's embeddable content: the note title, the
+// heading path and the text. Embeddings are recomputed when it changes.
+func ChunkHash(n *vault.Note, c chunk.Chunk) string {
+	return vault.HashBytes([]byte(n.Title + "\x00" + strings.Join(c.Headings, "\x00") + "\x00" + c.Text(n)))
+}
+
+// cjkGrams returns the CJK unigrams and bigrams of texts, space-separated:
+// unicode61 would index a run of Han characters as one long token.
+func cjkGrams(an *analysis.Analyzer, texts ...string) string {
+	var b strings.Builder
+	for _, t := range texts {
+		if !mayHoldCJK(t) {
+			continue
+		}
+		an.Each(t, analysis.Index, func(term string, _, _ int) {
+			if r := []rune(term); len(r) > 0 && analysis.IsCJK(r[0]) {
+				b.WriteString(term)
+				b.WriteByte(' ')
+			}
+		})
+	}
+	return b.String()
+}
+
+// mayHoldCJK is a byte-level pre-check: every CJK rune (U+2E80 and up)
+// encodes with a lead byte of 0xE2 or more.
+func mayHoldCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE2 {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) fileRows(ctx context.Context) (map[string]fileRow, error) {
+	rows := map[string]fileRow{}
+	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`SELECT path, kind, size, mtime, hash, warning FROM files`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for st.Step() {
+			rows[st.ColumnText(0)] = fileRow{kind: st.ColumnText(1), size: st.ColumnInt64(2),
+				mtime: st.ColumnInt64(3), hash: st.ColumnText(4), warning: st.ColumnText(5)}
+		}
+		return st.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: read files: %w", ix.path, err)
+	}
+	return rows, nil
+}
+
+func (ix *Index) counts(ctx context.Context) (chunks, pdfsWithoutText int, err error) {
+	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`SELECT (SELECT count(*) FROM chunks),
+			(SELECT count(*) FROM files WHERE kind = 'pdf' AND warning LIKE '%no text layer%')`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		st.Step()
+		chunks, pdfsWithoutText = st.ColumnInt(0), st.ColumnInt(1)
+		return st.Err()
+	})
+	return chunks, pdfsWithoutText, err
+}
+
+// bindExec binds args to a prepared statement, runs it and resets it.
+func bindExec(st *sqlite3.Stmt, args ...any) error {
+	if err := st.ClearBindings(); err != nil {
+		return err
+	}
+	if err := bindAll(st, args...); err != nil {
+		return err
+	}
+	return st.Exec()
+}

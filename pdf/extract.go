@@ -1,0 +1,134 @@
+package pdf
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+
+	lpdf "github.com/ledongthuc/pdf"
+)
+
+// Extract reads the PDF at path and returns its text page by page.
+//
+// The file is refused with ErrTooLarge when os.Stat reports more than
+// opts.MaxBytes, before anything is read. A file the PDF library cannot
+// parse yields an error wrapping ErrCorrupt and the library's message; a
+// file that needs a password, or uses an encryption scheme the library does
+// not handle (AES-256, 40-bit RC4), yields ErrEncrypted. Files encrypted
+// with an empty user password (owner-password-only files, which viewers
+// open without asking) using 128-bit RC4 or AES-128 are decrypted by the
+// library and extracted like any other file. A missing file yields an error
+// wrapping fs.ErrNotExist.
+//
+// Extract never panics: a panic inside the PDF library is recovered and
+// returned as an error wrapping ErrCorrupt. A page whose text extraction
+// fails or panics (malformed content stream, unsupported filter, ...) is
+// kept with empty text so that the rest of the document still counts.
+//
+// ctx is checked before each page (and periodically while a page's content
+// is interpreted); on cancellation Extract returns an error wrapping
+// ctx.Err() and no document.
+func Extract(ctx context.Context, path string, opts Options) (doc *Document, err error) {
+	opts = opts.withDefaults()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pdf: extract %s: %w", path, err)
+	}
+	data, err := readFile(path, opts.MaxBytes)
+	if err != nil {
+		return nil, fmt.Errorf("pdf: extract %s: %w", path, err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			doc = nil
+			err = fmt.Errorf("pdf: extract %s: %w: panic: %v", path, ErrCorrupt, r)
+		}
+	}()
+	r, err := openReader(data)
+	if err != nil {
+		return nil, fmt.Errorf("pdf: extract %s: %w", path, err)
+	}
+	doc, err = extractPages(ctx, r, opts)
+	if err != nil {
+		return nil, fmt.Errorf("pdf: extract %s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// readFile returns the contents of the regular file at path, refusing files
+// larger than max bytes. The size is checked with os.Stat before the file is
+// opened, and again while reading in case the file grew in between.
+//
+// The whole file is held in memory on purpose: the PDF library re-reads
+// objects through io.ReaderAt on every dictionary lookup, which is several
+// times faster from a byte slice than through read system calls, and max
+// bounds the memory used.
+func readFile(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: not a regular file", ErrCorrupt)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%w: %d bytes, limit is %d", ErrTooLarge, fi.Size(), max)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
+	}
+	return data, nil
+}
+
+// extractPages walks the page tree of r and collects the text of at most
+// opts.MaxPages pages and opts.MaxTextBytes bytes of text.
+func extractPages(ctx context.Context, r *lpdf.Reader, opts Options) (*Document, error) {
+	pages, numPages, more := collectPages(r, opts.MaxPages)
+	doc := &Document{NumPages: numPages, Pages: make([]Page, 0, len(pages)), Truncated: more}
+	remaining := opts.MaxTextBytes
+	for i, p := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		text, cut, err := pageText(ctx, p, remaining)
+		if err != nil { // only cancellation: page failures yield empty text
+			return nil, err
+		}
+		if len(text) > remaining {
+			text = truncateText(text, remaining)
+			cut = true
+		}
+		doc.Pages = append(doc.Pages, Page{Number: i + 1, Text: text})
+		remaining -= len(text)
+		if cut {
+			doc.Truncated = true
+			break
+		}
+	}
+	return doc, nil
+}
+
+// truncateText cuts s to at most n bytes without splitting a UTF-8 sequence
+// and drops trailing whitespace left at the cut.
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return trimRightSpace(s[:n])
+}

@@ -1,0 +1,66 @@
+package rankers
+
+import (
+	"context"
+
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// BM25 is the persistent-index signal: SQLite FTS5 BM25 over chunks, with
+// column weights for title, aliases, headings, tags and body. A note
+// scores as its best chunk.
+type BM25 struct {
+	ix   *index.Index
+	snap *vault.Snapshot
+	// chunks reports how many chunks a note has in memory, so a hit from
+	// an index that lags the snapshot is dropped, never misattributed.
+	chunks func(note int) int
+}
+
+// NewBM25 ranks the notes of snap with ix, which must have been synced
+// with the same snapshot and chunk settings.
+func NewBM25(ix *index.Index, snap *vault.Snapshot, chunks func(note int) int) *BM25 {
+	return &BM25{ix: ix, snap: snap, chunks: chunks}
+}
+
+// Name implements Ranker.
+func (b *BM25) Name() string { return SignalBM25 }
+
+// Rank implements Ranker: the best chunks are read until Limit notes (or
+// chunks) passed the filter. The first read asks for a few times Limit
+// chunks (a note has several); when filters or repeated notes use them up,
+// the read is repeated with a larger bound.
+func (b *BM25) Rank(ctx context.Context, req Request) ([]Candidate, error) {
+	for bound := 4*req.Limit + 50; ; bound *= 4 {
+		out, rows, err := b.rank(ctx, req, bound)
+		if err != nil || len(out) >= req.Limit || rows < bound {
+			return out, err
+		}
+	}
+}
+
+func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, int, error) {
+	var out []Candidate
+	seen := map[int]bool{}
+	rows := 0
+	err := b.ix.Search(ctx, req.Query, bound, func(h index.Hit) bool {
+		rows++
+		note, ok := b.snap.Index(h.Path)
+		if !ok || h.Chunk >= b.chunks(note) || (req.Allow != nil && !req.Allow(note)) {
+			return true
+		}
+		if req.Block {
+			out = append(out, Candidate{Note: note, Chunk: h.Chunk, Score: h.Score})
+		} else if !seen[note] {
+			seen[note] = true
+			out = append(out, Candidate{Note: note, Chunk: NoChunk, Score: h.Score})
+		}
+		if len(out) == req.Limit {
+			rows = bound // enough: as if the bound was reached
+			return false
+		}
+		return true
+	})
+	return out, rows, err
+}

@@ -1,0 +1,143 @@
+package vault
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/pdf"
+)
+
+// PDFText is what extraction made of one PDF, as a cache keeps it.
+type PDFText struct {
+	Pages   []pdf.Page
+	Hash    string
+	Warning string
+	// Skipped: the file could not be read at all (encrypted, corrupt,
+	// too large); it has no note.
+	Skipped bool
+}
+
+// PDFCache supplies the extraction of PDFs that have not changed (same
+// size and modification time) since they were extracted.
+type PDFCache interface {
+	CachedPDF(ctx context.Context, path string, size int64, modTime time.Time) (PDFText, bool)
+}
+
+// PDFReader reads PDFs into notes.
+type PDFReader struct {
+	// Options bound the work on one file.
+	Options pdf.Options
+	// Extract does the extraction (nil: pdf.Extract in this process; the
+	// command line uses pdf.Isolated, so a hostile file cannot hang or
+	// abort the server).
+	Extract func(ctx context.Context, path string, opts pdf.Options) (*pdf.Document, error)
+	// Cache, when set, supplies the text of PDFs that did not change.
+	Cache PDFCache
+}
+
+// Read turns a PDF into a searchable note of kind "pdf": its pages' text
+// separated by blank lines, with Note.Pages recording where each page
+// starts. A PDF failure never stops a load: it is a warning, and the file
+// is skipped (encrypted, corrupt, too large) or kept without text (no text
+// layer).
+func (r PDFReader) Read(ctx context.Context, f File) (*Note, []Warning) {
+	if r.Cache != nil {
+		if t, ok := r.Cache.CachedPDF(ctx, f.Path, f.Size, f.ModTime); ok {
+			return pdfNote(f, t)
+		}
+	}
+	return pdfNote(f, r.extract(ctx, f))
+}
+
+// extract reads a PDF's text and content hash.
+func (r PDFReader) extract(ctx context.Context, f File) PDFText {
+	extract := r.Extract
+	if extract == nil {
+		extract = pdf.Extract
+	}
+	doc, err := extract(ctx, f.Abs, r.Options)
+	switch {
+	case errors.Is(err, pdf.ErrEncrypted):
+		return PDFText{Skipped: true, Warning: "PDF is encrypted; skipped"}
+	case errors.Is(err, pdf.ErrTooLarge):
+		return PDFText{Skipped: true, Warning: fmt.Sprintf("PDF of %d bytes is over the size cap; skipped", f.Size)}
+	case err != nil:
+		return PDFText{Skipped: true, Warning: fmt.Sprintf("unreadable PDF (%v); skipped", err)}
+	}
+	t := PDFText{Pages: doc.Pages}
+	t.Hash, err = hashFile(f.Abs)
+	if err != nil {
+		return PDFText{Skipped: true, Warning: err.Error()}
+	}
+	switch {
+	case !doc.HasText():
+		t.Warning = fmt.Sprintf("PDF has no text layer (%d pages, scanned or image-only); indexed by name only", doc.NumPages)
+	case doc.Truncated:
+		t.Warning = fmt.Sprintf("PDF text cut at the page/text caps: %d of %d pages indexed", len(doc.Pages), doc.NumPages)
+	}
+	return t
+}
+
+func pdfNote(f File, t PDFText) (*Note, []Warning) {
+	var warnings []Warning
+	if t.Warning != "" {
+		warnings = []Warning{{Path: f.Path, Message: t.Warning}}
+	}
+	if t.Skipped {
+		return nil, warnings
+	}
+	n := &Note{Path: f.Path, Kind: KindPDF, Title: baseName(f.Path), BodyLine: 1,
+		Size: f.Size, ModTime: f.ModTime, Hash: t.Hash}
+	var b strings.Builder
+	line := 1
+	for i, p := range t.Pages {
+		if i > 0 {
+			b.WriteString("\n\n")
+			line += 2
+		}
+		text := strings.TrimSpace(nfc(p.Text))
+		n.Pages = append(n.Pages, Page{Number: p.Number, Line: line})
+		b.WriteString(text)
+		line += strings.Count(text, "\n")
+	}
+	n.Body = b.String()
+	return n, warnings
+}
+
+// PageTexts returns the text of each page of a PDF note (nil for
+// markdown), the inverse of how ReadPDF laid them out.
+func (n *Note) PageTexts() []pdf.Page {
+	if len(n.Pages) == 0 {
+		return nil
+	}
+	lines := strings.Split(n.Body, "\n")
+	out := make([]pdf.Page, len(n.Pages))
+	for i, p := range n.Pages {
+		end := len(lines) + 1
+		if i+1 < len(n.Pages) {
+			end = n.Pages[i+1].Line - 1 // the blank separator line
+		}
+		out[i] = pdf.Page{Number: p.Number, Text: strings.Join(lines[p.Line-1:max(p.Line-1, end-1)], "\n")}
+	}
+	return out
+}
+
+func hashFile(p string) (string, error) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return "", fmt.Errorf("unreadable: %v", unwrapPathError(err))
+	}
+	defer fh.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, fh); err != nil {
+		return "", fmt.Errorf("unreadable: %v", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
