@@ -7,11 +7,16 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -97,4 +102,108 @@ func titleQueries(s *vault.Snapshot, n int) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkIndexResync measures a resync of the persistent index on a
+// copy of the vault: with nothing changed, and with one note edited before
+// each run. "walk" is the full `enquire-mcp index` path (stat walk + sync);
+// "sync" gets the walked file list, so it times the index work alone.
+func BenchmarkIndexResync(b *testing.B) {
+	root := copyTree(b, benchVault(b))
+	ctx := context.Background()
+	real, err := vault.RealRoot(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.Open(ctx, filepath.Join(b.TempDir(), "ix.db"), index.NewSettings(real, false, chunk.DefaultOptions), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	sync := func(b *testing.B) index.Stats {
+		src, err := ix.DiskSource(ctx, 0, vault.PDFReader{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := ix.Sync(ctx, src, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return st
+	}
+	sync(b)
+	notes, _, _, err := vault.Walk(ctx, real)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edit := func(b *testing.B, i int) {
+		f, err := os.OpenFile(notes[0].Abs, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, "\nedit %d\n", i)
+		f.Close()
+	}
+	b.Run("walk/nothing-changed", func(b *testing.B) {
+		for b.Loop() {
+			if st := sync(b); st.Updated != 0 {
+				b.Fatalf("%+v", st)
+			}
+		}
+	})
+	b.Run("walk/one-note-changed", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			b.StopTimer()
+			edit(b, i)
+			i++
+			b.StartTimer()
+			if st := sync(b); st.Updated != 1 {
+				b.Fatalf("%+v", st)
+			}
+		}
+	})
+	b.Run("sync/one-note-changed", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			b.StopTimer()
+			edit(b, i)
+			i++
+			src, err := ix.DiskSource(ctx, 0, vault.PDFReader{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if st, err := ix.Sync(ctx, src, nil); err != nil || st.Updated != 1 {
+				b.Fatalf("%+v %v", st, err)
+			}
+		}
+	})
+}
+
+// copyTree copies a vault into a temporary folder the benchmark may edit.
+func copyTree(b *testing.B, src string) string {
+	b.Helper()
+	dst := b.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dst
 }

@@ -27,13 +27,25 @@ type Source struct {
 	Note noteFunc
 	// Warnings met while listing the files.
 	Warnings []vault.Warning
+	// rows, when set, delivers the stored file rows read during the walk.
+	rows func() (map[string]fileRow, error)
 }
 
 // DiskSource walks the vault and reads only the files a sync asks for:
 // unchanged files cost one stat. PDFs are included when the index's
 // settings say so; their text comes from the index when unchanged.
 func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.PDFReader) (Source, error) {
+	type fetched struct {
+		rows map[string]fileRow
+		err  error
+	}
+	pre := make(chan fetched, 1)
+	go func() { // the stored state is read while the disk is walked
+		rows, err := ix.fileRows(ctx)
+		pre <- fetched{rows, err}
+	}()
 	notes, atts, warnings, err := vault.Walk(ctx, ix.settings.Vault)
+	f := <-pre
 	if err != nil {
 		return Source{}, err
 	}
@@ -45,7 +57,8 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 			}
 		}
 	}
-	return Source{Files: files, Warnings: warnings, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	rows := func() (map[string]fileRow, error) { return f.rows, f.err }
+	return Source{Files: files, Warnings: warnings, rows: rows, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		if vault.IsPDF(f.Path) {
 			return pdfs.Read(ctx, f)
 		}
@@ -99,7 +112,11 @@ const batchSize = 256
 func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
 	start := time.Now()
 	st := Stats{Warnings: src.Warnings}
-	rows, err := ix.fileRows(ctx)
+	fetch := src.rows
+	if fetch == nil {
+		fetch = func() (map[string]fileRow, error) { return ix.fileRows(ctx) }
+	}
+	rows, err := fetch()
 	if err != nil {
 		return st, err
 	}
@@ -340,7 +357,7 @@ func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chu
 			return err
 		}
 		cjk := cjkGrams(an, n.Title, aliases, headings, text)
-		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), n.Title, aliases, headings, tags, text, cjk); err != nil {
+		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), n.Title, aliases, headings, tags, withoutCJK(text), cjk); err != nil {
 			return err
 		}
 	}
@@ -369,6 +386,20 @@ func cjkGrams(an *analysis.Analyzer, texts ...string) string {
 		})
 	}
 	return b.String()
+}
+
+// withoutCJK blanks CJK runs out of a body: unicode61 would store each run
+// as one long token no query can match (the cjk column holds their grams).
+func withoutCJK(s string) string {
+	if !mayHoldCJK(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if analysis.IsCJK(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // mayHoldCJK is a byte-level pre-check: every CJK rune (U+2E80 and up)

@@ -11,10 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // DefaultMaxFileSize is the per-file size cap: larger notes are skipped
@@ -105,107 +103,6 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// Skipped reports whether a folder or file name is never part of the vault:
-// dot-entries (.obsidian, .trash, .git, …) and node_modules.
-func Skipped(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules"
-}
-
-// IsNote reports whether a vault-relative path is a markdown note.
-func IsNote(p string) bool { return strings.EqualFold(filepath.Ext(p), ".md") }
-
-// IsPDF reports whether a vault-relative path is a PDF.
-func IsPDF(p string) bool { return strings.EqualFold(filepath.Ext(p), ".pdf") }
-
-// File is one regular file of the vault, as walked.
-type File struct {
-	Path    string // vault-relative, slash-separated, NFC
-	Abs     string
-	Size    int64
-	ModTime time.Time
-}
-
-// Walk lists the vault's markdown notes and other files (attachments)
-// under its real root, by stat alone. It skips dot-folders, node_modules
-// and symlinks (warning about those that leave the vault).
-func Walk(ctx context.Context, root string) (notes, attachments []File, warnings []Warning, err error) {
-	warn := func(rel, msg string) { warnings = append(warnings, Warning{Path: rel, Message: msg}) }
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		rel := relPath(root, p)
-		if err != nil {
-			if p == root {
-				return err
-			}
-			warn(rel, "unreadable: "+unwrapPathError(err).Error())
-			return nil // WalkDir skips the entry (and a folder's contents)
-		}
-		if p == root {
-			return nil
-		}
-		if Skipped(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			// Never followed: a target outside the vault is off limits,
-			// one inside is walked at its own path anyway.
-			if problem := symlinkProblem(root, p); problem != "" {
-				warn(rel, problem)
-			}
-			return nil
-		}
-		if d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			warn(rel, "unreadable: "+unwrapPathError(err).Error())
-			return nil
-		}
-		f := File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()}
-		if IsNote(p) {
-			notes = append(notes, f)
-		} else {
-			attachments = append(attachments, f)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, err)
-	}
-	return notes, attachments, warnings, nil
-}
-
-// symlinkProblem says why a skipped symlink deserves a warning ("" for
-// one that stays inside the vault).
-func symlinkProblem(root, p string) string {
-	target, err := filepath.EvalSymlinks(p)
-	switch {
-	case err != nil:
-		return "broken symlink; skipped"
-	case !Within(root, target):
-		return "symlink points outside the vault; skipped"
-	}
-	return ""
-}
-
-// Within reports whether the real path p is root or inside it.
-func Within(root, p string) bool {
-	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
-}
-
-func relPath(root, p string) string {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return filepath.ToSlash(p)
-	}
-	return nfc(filepath.ToSlash(rel))
-}
 
 // readAll reads and parses files with a pool of workers. A file that
 // cannot be read, is too large, or panics the parser is skipped with a

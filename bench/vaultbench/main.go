@@ -23,6 +23,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -33,24 +34,41 @@ func main() {
 	runs := flag.Int("runs", 5, "cold load runs (the median is reported)")
 	nq := flag.Int("queries", 300, "number of queries for latency")
 	withIndex := flag.Bool("index", false, "also build the persistent index (BM25) in a temporary file and measure with it")
+	pdfs := flag.Bool("pdfs", false, "include PDFs (extracted in child processes of -bin, as the CLI does)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "vaultbench: -vault is required")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *dir, *bin, *runs, *nq, *withIndex); err != nil {
+	if err := run(context.Background(), config{dir: *dir, bin: *bin, runs: *runs, queries: *nq, index: *withIndex, pdfs: *pdfs}); err != nil {
 		fmt.Fprintln(os.Stderr, "vaultbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir, bin string, runs, nq int, withIndex bool) error {
+// config is one vaultbench run.
+type config struct {
+	dir, bin      string
+	runs, queries int
+	index, pdfs   bool
+}
+
+func run(ctx context.Context, c config) error {
+	dir, bin, runs, nq, withIndex := c.dir, c.bin, c.runs, c.queries, c.index
+	if bin == "" {
+		var err error
+		if bin, err = build(); err != nil {
+			return err
+		}
+		defer os.RemoveAll(filepath.Dir(bin))
+	}
+	reader := vault.PDFReader{Extract: pdf.Isolated{Command: []string{bin, "__extract-pdf"}}.Extract}
 	var loads, builds []time.Duration
 	var eng *search.Engine
 	for range runs {
 		runtime.GC()
 		start := time.Now()
-		snap, err := vault.Load(ctx, dir, vault.Options{})
+		snap, err := vault.Load(ctx, dir, vault.Options{PDFs: c.pdfs, PDF: reader})
 		if err != nil {
 			return err
 		}
@@ -65,7 +83,7 @@ func run(ctx context.Context, dir, bin string, runs, nq int, withIndex bool) err
 	var ib *indexBench
 	if withIndex {
 		var err error
-		if ib, err = benchIndex(ctx, eng.Snapshot(), runs); err != nil {
+		if ib, err = benchIndex(ctx, eng.Snapshot(), runs, c.pdfs, reader); err != nil {
 			return err
 		}
 		defer ib.close()
@@ -77,13 +95,10 @@ func run(ctx context.Context, dir, bin string, runs, nq int, withIndex bool) err
 	if err != nil {
 		return err
 	}
-	if bin == "" {
-		if bin, err = build(); err != nil {
-			return err
-		}
-		defer os.RemoveAll(filepath.Dir(bin))
-	}
 	serveArgs := []string{"serve", "--vault", dir}
+	if c.pdfs {
+		serveArgs = append(serveArgs, "--include-pdfs")
+	}
 	if ib != nil {
 		serveArgs = append(serveArgs, "--index-file", ib.path)
 	}
@@ -92,8 +107,8 @@ func run(ctx context.Context, dir, bin string, runs, nq int, withIndex bool) err
 		return err
 	}
 	snap := eng.Snapshot()
-	fmt.Printf("vault: %s — %d notes, %d attachments, %.1f MB of notes; %d queries; GOMAXPROCS=%d\n\n",
-		dir, len(snap.Notes), len(snap.Attachments), float64(noteBytes(snap))/1e6, len(queries), runtime.GOMAXPROCS(0))
+	fmt.Printf("vault: %s — %d documents (PDFs: %v), %d attachments, %.1f MB; %d queries; GOMAXPROCS=%d\n\n",
+		dir, len(snap.Notes), c.pdfs, len(snap.Attachments), float64(noteBytes(snap))/1e6, len(queries), runtime.GOMAXPROCS(0))
 	fmt.Println("| measure | value |")
 	fmt.Println("|---|---|")
 	fmt.Printf("| load + parse (median of %d) | %s |\n", runs, ms(median(loads)))
@@ -265,13 +280,13 @@ func (b *indexBench) close() {
 
 // benchIndex times cold index builds (a fresh file each run, the notes
 // read from disk) and no-change resyncs, and leaves one index open.
-func benchIndex(ctx context.Context, snap *vault.Snapshot, runs int) (*indexBench, error) {
+func benchIndex(ctx context.Context, snap *vault.Snapshot, runs int, pdfs bool, reader vault.PDFReader) (*indexBench, error) {
 	dir, err := os.MkdirTemp("", "vaultbench-index-*")
 	if err != nil {
 		return nil, err
 	}
 	b := &indexBench{dir: dir}
-	settings := index.NewSettings(snap.Root, false, chunk.DefaultOptions)
+	settings := index.NewSettings(snap.Root, pdfs, chunk.DefaultOptions)
 	for i := range runs {
 		if b.ix != nil {
 			b.ix.Close()
@@ -281,7 +296,7 @@ func benchIndex(ctx context.Context, snap *vault.Snapshot, runs int) (*indexBenc
 		if b.ix, err = index.Open(ctx, b.path, settings, false); err != nil {
 			return nil, err
 		}
-		src, err := b.ix.DiskSource(ctx, 0, vault.PDFReader{})
+		src, err := b.ix.DiskSource(ctx, 0, reader)
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +309,7 @@ func benchIndex(ctx context.Context, snap *vault.Snapshot, runs int) (*indexBenc
 	}
 	for range runs {
 		start := time.Now()
-		src, err := b.ix.DiskSource(ctx, 0, vault.PDFReader{})
+		src, err := b.ix.DiskSource(ctx, 0, reader)
 		if err != nil {
 			return nil, err
 		}
