@@ -103,7 +103,6 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-
 // readAll reads and parses files with a pool of workers. A file that
 // cannot be read, is too large, or panics the parser is skipped with a
 // warning.

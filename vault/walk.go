@@ -67,7 +67,9 @@ func Walk(ctx context.Context, root string) (notes, attachments []File, warnings
 	byPath := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
 	slices.SortFunc(w.notes, byPath)
 	slices.SortFunc(w.atts, byPath)
-	slices.SortFunc(w.warnings, func(a, b Warning) int { return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message)) })
+	slices.SortFunc(w.warnings, func(a, b Warning) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
+	})
 	return w.notes, w.atts, w.warnings, nil
 }
 
@@ -156,4 +158,3 @@ func relPath(root, p string) string {
 	}
 	return nfc(filepath.ToSlash(rel))
 }
-
