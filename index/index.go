@@ -25,7 +25,7 @@ import (
 
 // SchemaVersion changes whenever the tables change; an index with another
 // version is rebuilt.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // applicationID marks enquire-mcp index files ("ENQ1"), so a foreign
 // SQLite file is never read as an index nor overwritten.
@@ -269,7 +269,7 @@ func (ix *Index) create() error {
 	}
 	err = ix.tx(func(c *sqlite3.Conn) error {
 		err := c.Exec(fmt.Sprintf(`
-			DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS chunks;
+			DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS vectors;
 			DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS meta;
 			PRAGMA application_id = %d; PRAGMA user_version = %d;
 			CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -281,6 +281,8 @@ func (ix *Index) create() error {
 				id INTEGER PRIMARY KEY, path TEXT NOT NULL, idx INTEGER NOT NULL,
 				line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, page INTEGER NOT NULL,
 				hash TEXT NOT NULL, UNIQUE(path, idx));
+			CREATE INDEX chunks_hash ON chunks(hash);
+			CREATE TABLE vectors(hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
 			CREATE VIRTUAL TABLE fts USING fts5(title, aliases, headings, tags, body, cjk,
 				content='', contentless_delete=1, tokenize=%q);`,
 			applicationID, SchemaVersion, ix.settings.Tokenizer))

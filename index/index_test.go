@@ -255,7 +255,7 @@ func FuzzSearch(f *testing.F) {
 	if err := errors.Join(registerFTS(c), ix.create()); err != nil {
 		f.Fatal(err)
 	}
-	if err := exec(c, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (1, 'a', 'b', 'c', 'd', 'near and or not x y', '机器')`); err != nil {
+	if err := exec1(c, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (1, 'a', 'b', 'c', 'd', 'near and or not x y', '机器')`); err != nil {
 		f.Fatal(err)
 	}
 	ix.readers <- c
@@ -351,54 +351,5 @@ func TestOldSchemaVersionRebuilds(t *testing.T) {
 	defer ix.Close()
 	if !strings.Contains(ix.Rebuilt, "schema version 0") {
 		t.Fatalf("Rebuilt = %q", ix.Rebuilt)
-	}
-}
-
-// exec runs one statement with arguments.
-func exec(c *sqlite3.Conn, sql string, args ...any) error {
-	st, _, err := c.Prepare(sql)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return bindExec(st, args...)
-}
-
-func TestPDFsInIndex(t *testing.T) {
-	root := copyVault(t)
-	if err := os.WriteFile(filepath.Join(root, "Attachments", "broken.pdf"), []byte("%PDF-1.4\nnot really a pdf"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), true)
-	st := syncDisk(t, ix)
-	if st.Added != 42 { // 40 notes + paper.pdf + broken.pdf (kept as a row without chunks)
-		t.Fatalf("sync %+v", st)
-	}
-	found := false
-	for _, w := range st.Warnings {
-		found = found || (w.Path == "Attachments/broken.pdf" && strings.Contains(w.Message, "skipped"))
-	}
-	if !found {
-		t.Fatalf("no warning for the broken PDF: %v", st.Warnings)
-	}
-	hits := search(t, ix, "placeholder paper two")
-	if len(hits) == 0 || hits[0].Path != "Attachments/paper.pdf" || hits[0].Page != 2 {
-		t.Fatalf("hits %+v", hits)
-	}
-	// Unchanged PDFs come back from the cache, including the broken one.
-	info, _ := os.Stat(filepath.Join(root, "Attachments", "paper.pdf"))
-	cached, ok := ix.CachedPDF(context.Background(), "Attachments/paper.pdf", info.Size(), info.ModTime())
-	if !ok || len(cached.Pages) != 2 || !strings.Contains(cached.Pages[1].Text, "page two") || cached.Hash == "" {
-		t.Fatalf("cache = %+v, %v", cached, ok)
-	}
-	binfo, _ := os.Stat(filepath.Join(root, "Attachments", "broken.pdf"))
-	if c, ok := ix.CachedPDF(context.Background(), "Attachments/broken.pdf", binfo.Size(), binfo.ModTime()); !ok || !c.Skipped {
-		t.Fatalf("broken PDF cache = %+v, %v", c, ok)
-	}
-	if _, ok := ix.CachedPDF(context.Background(), "Attachments/paper.pdf", info.Size()+1, info.ModTime()); ok {
-		t.Fatal("a changed size must miss the cache")
-	}
-	if st := syncDisk(t, ix); st.Unchanged != 42 || len(st.Warnings) != 0 {
-		t.Fatalf("resync %+v: the broken PDF must not be retried until it changes", st)
 	}
 }

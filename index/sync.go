@@ -364,10 +364,16 @@ func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chu
 	return nil
 }
 
-// ChunkHash identifies a chunk's embeddable content: the note title, the
-// heading path and the text. Embeddings are recomputed when it changes.
+// EmbedText is what an embedding model sees of a chunk: the note title,
+// the heading path and the text, one per line.
+func EmbedText(n *vault.Note, c chunk.Chunk) string {
+	return n.Title + "\n" + strings.Join(c.Headings, " / ") + "\n" + c.Text(n)
+}
+
+// ChunkHash identifies a chunk's embeddable content (its EmbedText):
+// vectors are keyed by it, so they are recomputed only when it changes.
 func ChunkHash(n *vault.Note, c chunk.Chunk) string {
-	return vault.HashBytes([]byte(n.Title + "\x00" + strings.Join(c.Headings, "\x00") + "\x00" + c.Text(n)))
+	return vault.HashBytes([]byte(EmbedText(n, c)))
 }
 
 // cjkGrams returns the CJK unigrams and bigrams of texts, space-separated:

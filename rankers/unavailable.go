@@ -24,6 +24,8 @@ func IsUnavailable(r Ranker) bool {
 
 func (u unavailable) Name() string { return u.signal }
 
+// Rank reports why the signal is missing. The cause is not wrapped: a
+// setup problem must never read as a problem with the caller's request.
 func (u unavailable) Rank(context.Context, Request) ([]Candidate, error) {
-	return nil, fmt.Errorf("unavailable: %w", u.err)
+	return nil, fmt.Errorf("unavailable: %v", u.err)
 }

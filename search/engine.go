@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
@@ -48,6 +50,13 @@ type Options struct {
 	// IndexErr, when the index could not be opened, is reported as the
 	// BM25 signal's error on every search (the server keeps running).
 	IndexErr error
+	// Embedder, with Index, adds the embeddings signal when the index
+	// holds vectors of that model; EmbedderAlias is the name it was
+	// chosen by (what embedding_model may say). EmbedderErr, when the
+	// model could not be loaded, is reported like IndexErr.
+	Embedder      embed.Embedder
+	EmbedderAlias string
+	EmbedderErr   error
 }
 
 // Engine searches one snapshot. It is immutable and safe for concurrent
@@ -87,14 +96,42 @@ func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts 
 	}
 	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts}
 	e.rankers = []rankers.Ranker{tf}
+	chunkCount := func(n int) int { return len(chunks[n]) }
 	switch {
 	case opts.Index != nil:
-		e.rankers = append(e.rankers, rankers.NewBM25(opts.Index, snap, func(n int) int { return len(chunks[n]) }))
+		e.rankers = append(e.rankers, rankers.NewBM25(opts.Index, snap, chunkCount))
 	case opts.IndexErr != nil:
 		e.rankers = append(e.rankers, rankers.Unavailable(rankers.SignalBM25, opts.IndexErr))
 	}
+	if r := embeddingsRanker(ctx, opts, snap, chunkCount); r != nil {
+		e.rankers = append(e.rankers, r)
+	}
 	e.rankers = append(e.rankers, extra...)
 	return e, nil
+}
+
+// embeddingsRanker loads the dense signal: nil when the index has no
+// vectors at all, a standing error when they cannot be used.
+func embeddingsRanker(ctx context.Context, opts Options, snap *vault.Snapshot, chunkCount func(int) int) rankers.Ranker {
+	if opts.Index == nil {
+		return nil
+	}
+	stored, _, err := opts.Index.EmbeddingModel(ctx)
+	switch {
+	case err != nil:
+		return rankers.Unavailable(rankers.SignalEmbeddings, err)
+	case stored == "":
+		return nil
+	case opts.EmbedderErr != nil:
+		return rankers.Unavailable(rankers.SignalEmbeddings, opts.EmbedderErr)
+	case opts.Embedder == nil:
+		return rankers.Unavailable(rankers.SignalEmbeddings, fmt.Errorf("the index holds embeddings of %s but no model was loaded", stored))
+	}
+	r, err := rankers.LoadEmbeddings(ctx, opts.Index, snap, chunkCount, opts.Embedder, opts.EmbedderAlias)
+	if err != nil {
+		return rankers.Unavailable(rankers.SignalEmbeddings, err)
+	}
+	return r
 }
 
 // Snapshot returns the searched snapshot.
@@ -102,6 +139,16 @@ func (e *Engine) Snapshot() *vault.Snapshot { return e.snap }
 
 // Graph returns the snapshot's link graph.
 func (e *Engine) Graph() *graph.Graph { return e.graph }
+
+// Embeddings returns the dense signal, or nil when it is not loaded.
+func (e *Engine) Embeddings() *rankers.Embeddings {
+	for _, r := range e.rankers {
+		if emb, ok := r.(*rankers.Embeddings); ok {
+			return emb
+		}
+	}
+	return nil
+}
 
 // Chunks returns the chunks of a note.
 func (e *Engine) Chunks(note int) []chunk.Chunk { return e.chunks[note] }
@@ -162,11 +209,15 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	weights := req.Weights
-	if weights == nil {
-		weights = e.opts.Weights
+	weights := e.Weights()
+	if req.Weights != nil {
+		weights = req.Weights
 	}
-	fused := rankers.Fuse(lists, e.opts.RRFK, weights)
+	fusing, observed := splitByWeight(lists, weights)
+	if len(fusing) == 0 { // only zero-weight signals asked for: they rank
+		fusing, observed, weights = observed, nil, nil
+	}
+	fused := rankers.Fuse(fusing, e.opts.RRFK, weights)
 	if req.MinSignals > 1 {
 		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return len(f.Signals) < req.MinSignals })
 	}
@@ -175,11 +226,63 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	res.TotalCandidates = len(fused)
 	fused = fused[:min(req.Limit, len(fused))]
+	annotate(fused, observed)
 	res.Hits = make([]Hit, len(fused))
 	for i, f := range fused {
 		res.Hits[i] = e.hit(f, req)
 	}
 	return res, ctx.Err()
+}
+
+// splitByWeight separates the lists that are fused from those of signals
+// weighted 0, which only annotate the hits (see annotate).
+func splitByWeight(lists []rankers.Ranked, weights map[string]float64) (fusing, observed []rankers.Ranked) {
+	for _, l := range lists {
+		if w, ok := weights[l.Signal]; ok && w == 0 {
+			observed = append(observed, l)
+		} else {
+			fusing = append(fusing, l)
+		}
+	}
+	return fusing, observed
+}
+
+// annotate adds the rank and score a zero-weight signal gave each hit to
+// its per-signal record. Such a signal adds no hit and no score, and plays
+// no part in min_signals, tie-breaks or the graph boost: it is shown, not
+// counted.
+func annotate(hits []rankers.Fused, observed []rankers.Ranked) {
+	for _, l := range observed {
+		type key struct{ note, chunk int }
+		at := make(map[key]rankers.SignalHit, len(l.Candidates))
+		for r, c := range l.Candidates {
+			if _, dup := at[key{c.Note, c.Chunk}]; !dup {
+				at[key{c.Note, c.Chunk}] = rankers.SignalHit{Rank: r + 1, Score: c.Score}
+			}
+		}
+		for i := range hits {
+			if h, ok := at[key{hits[i].Note, hits[i].Chunk}]; ok {
+				signals := maps.Clone(hits[i].Signals)
+				signals[l.Signal] = h
+				hits[i].Signals = signals
+			}
+		}
+	}
+}
+
+// Weights are the RRF weights searches use unless a request brings its
+// own: Options.Weights over DefaultWeights.
+func (e *Engine) Weights() map[string]float64 {
+	w := DefaultWeights(e.embedderID())
+	maps.Copy(w, e.opts.Weights)
+	return w
+}
+
+func (e *Engine) embedderID() string {
+	if emb := e.Embeddings(); emb != nil {
+		return emb.Model().ID
+	}
+	return ""
 }
 
 // allow builds the note predicate for folder, tag and frontmatter filters
@@ -241,6 +344,9 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 		if errs[i] != nil {
 			if errors.Is(errs[i], ErrInvalid) {
 				return nil, errs[i]
+			}
+			if errors.Is(errs[i], rankers.ErrModelMismatch) {
+				return nil, fmt.Errorf("%w: %v", ErrInvalid, errs[i])
 			}
 			res.addSignalError(l.Signal, errs[i].Error())
 			continue

@@ -53,6 +53,9 @@ func New(e *search.Engine, opts Options) *Server {
 	if slices.Contains(e.Signals(), rankers.SignalBM25) {
 		s.addFullText()
 	}
+	if e.Embeddings() != nil {
+		s.addEmbeddings()
+	}
 	return s
 }
 

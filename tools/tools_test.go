@@ -15,6 +15,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
@@ -42,8 +43,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// indexedEngine searches the fixture with the persistent index (BM25 and
-// the tools that need it), built once in a temporary folder.
+// indexedEngine searches the fixture with the persistent index and toy
+// embeddings (every signal and every tool), built once in a temporary
+// folder.
 func indexedEngine(t *testing.T) *search.Engine {
 	t.Helper()
 	indexedOnce.Do(func() {
@@ -63,11 +65,17 @@ func indexedEngine(t *testing.T) *search.Engine {
 			indexedErr = err
 			return
 		}
-		if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
+		src := index.SnapshotSource(snap)
+		if _, err := ix.Sync(ctx, src, nil); err != nil {
 			indexedErr = err
 			return
 		}
-		indexed, indexedErr = search.New(ctx, snap, analysis.New(), search.Options{Index: ix})
+		model := &embedtest.Model{Name: "toy"}
+		if _, err := ix.BuildEmbeddings(ctx, src, model, "toy", 0, nil); err != nil {
+			indexedErr = err
+			return
+		}
+		indexed, indexedErr = search.New(ctx, snap, analysis.New(), search.Options{Index: ix, Embedder: model, EmbedderAlias: "toy"})
 	})
 	if indexedErr != nil {
 		t.Fatal(indexedErr)
@@ -483,10 +491,30 @@ func TestFullTextToolOnlyWithIndex(t *testing.T) {
 	}
 }
 
-func TestSearchToolWithBM25(t *testing.T) {
+func TestSearchToolWithEverySignal(t *testing.T) {
 	cs := connectTo(t, New(indexedEngine(t), Options{}))
-	out := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "levain hydration", "min_signals": 2}))
-	if len(out.SignalsUsed) != 2 || len(out.Matches) != 1 || out.Matches[0].PerSignal.BM25 == nil || out.Matches[0].PerSignal.TFIDF == nil {
+	out := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "levain hydration", "min_signals": 3}))
+	if len(out.SignalsUsed) != 3 || len(out.Matches) == 0 || out.Matches[0].Path != "Cooking/Sourdough Bread.md" {
 		t.Fatalf("output %+v", out)
+	}
+	m := out.Matches[0].PerSignal
+	if m.BM25 == nil || m.TFIDF == nil || m.Embeddings == nil {
+		t.Fatalf("per_signal %+v", m)
+	}
+	res := call(t, cs, "obsidian_search", map[string]any{"query": "bread", "embedding_model": "multilingual"})
+	if !res.IsError || !strings.Contains(text(res), "embedding_model") {
+		t.Fatalf("a mismatched embedding_model must be a clear tool error: %s", text(res))
+	}
+}
+
+func TestEmbeddingsTool(t *testing.T) {
+	cs := connectTo(t, New(indexedEngine(t), Options{}))
+	out := decode[EmbeddingsOutput](t, call(t, cs, "obsidian_embeddings_search", map[string]any{"query": "earthquake", "limit": 3}))
+	if out.Model != "toy" || out.ModelID != "test:toy/12" || len(out.Hits) == 0 || out.Hits[0].Path != "Science/Plate Tectonics.md" || out.Hits[0].Cosine <= 0 || out.Hits[0].Chunk != nil {
+		t.Fatalf("output %+v", out)
+	}
+	blocks := decode[EmbeddingsOutput](t, call(t, cs, "obsidian_embeddings_search", map[string]any{"query": "earthquake", "granularity": "block"}))
+	if len(blocks.Hits) == 0 || blocks.Hits[0].Chunk == nil || blocks.Hits[0].LineStart == 0 {
+		t.Fatalf("blocks %+v", blocks)
 	}
 }

@@ -23,9 +23,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	runFile := fs.String("run", "", "write the TREC run of the default configuration to this file")
 	indexFile := fs.String("index-file", "", "persistent index for the BM25 signal (default: a temporary file)")
-	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25 signal)")
+	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25, no embeddings)")
+	embedModel := fs.String("embedding-model", "builtin", `model for the embeddings signal (see build-embeddings); "" for none`)
+	noEmbed := fs.Bool("no-embeddings", false, "evaluate without the embeddings signal")
 	var weights weightsFlag
-	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: equal)")
+	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
+	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -40,6 +43,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer ds.Close()
 	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex}
+	if !*noEmbed && !*noIndex {
+		vf.buildEmbeddings = *embedModel
+	}
 	if vf.persistent && vf.indexFile == "" {
 		tmp, err := os.MkdirTemp("", "enquire-eval-index-*")
 		if err != nil {
@@ -56,6 +62,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	eng := l.eng
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
+	if *equal {
+		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1}
+	}
 	def := eval.Config{GraphBoost: *boost, Weights: weights.m}
 	if *signals != "" {
 		def.Signals = strings.Split(*signals, ",")

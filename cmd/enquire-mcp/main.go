@@ -25,6 +25,8 @@ Usage:
   enquire-mcp serve  --vault PATH [flags]         serve MCP over stdio
   enquire-mcp search --vault PATH "query" [flags]  search from the shell
   enquire-mcp index  --vault PATH [flags]         build or update the persistent index
+  enquire-mcp build-embeddings --vault PATH [flags]  add dense vectors to the index
+  enquire-mcp install-model ALIAS | --list        download a model2vec model
   enquire-mcp eval DATASET_DIR [flags]            measure search quality (BEIR layout)
   enquire-mcp --version | --help
 
@@ -46,6 +48,8 @@ func commands() []command {
 		{"search", runSearch},
 		{"eval", runEval},
 		{"index", runIndex},
+		{"build-embeddings", runBuildEmbeddings},
+		{"install-model", runInstallModel},
 	}
 }
 

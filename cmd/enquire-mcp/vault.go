@@ -10,6 +10,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -25,6 +26,10 @@ type vaultFlags struct {
 	indexFile   string
 	pdfs        bool
 	weights     weightsFlag
+	embed       embedFlags
+	// buildEmbeddings, when set, computes missing vectors with this model
+	// right after the index sync (eval's temporary index).
+	buildEmbeddings string
 }
 
 func (v *vaultFlags) register(fs *flag.FlagSet) {
@@ -34,6 +39,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	v.registerIndex(fs)
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=2,tfidf=1 (default: equal weights)")
+	v.embed.register(fs, "")
 }
 
 // registerIndex adds the flags shared with the index command.
@@ -126,15 +132,55 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		}
 		logger.Info("index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
 			"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
+		if v.buildEmbeddings != "" {
+			if err := v.embedAll(ctx, l.ix, snap); err != nil {
+				l.Close()
+				return nil, err
+			}
+		}
 	}
-	l.eng, err = search.New(ctx, snap, analysis.New(), search.Options{StaleDays: v.staleDays, Index: l.ix, IndexErr: l.ixErr,
-		Chunk: chunk.DefaultOptions, Weights: v.weights.m})
+	opts2 := search.Options{StaleDays: v.staleDays, Index: l.ix, IndexErr: l.ixErr, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
+	if l.ix != nil {
+		opts2.Embedder, opts2.EmbedderAlias, opts2.EmbedderErr = v.loadEmbedder(ctx, l.ix, logger)
+	}
+	l.eng, err = search.New(ctx, snap, analysis.New(), opts2)
 	if err != nil {
 		l.Close()
 		return nil, err
 	}
 	l.took = time.Since(start)
 	return l, nil
+}
+
+// embedAll computes the missing vectors of the loaded notes.
+func (v *vaultFlags) embedAll(ctx context.Context, ix *index.Index, snap *vault.Snapshot) error {
+	model, err := v.embed.open(ctx, v.buildEmbeddings)
+	if err != nil {
+		return err
+	}
+	_, err = ix.BuildEmbeddings(ctx, index.SnapshotSource(snap), model, v.buildEmbeddings, 0, nil)
+	return err
+}
+
+// loadEmbedder opens the model the index's vectors were built with (or
+// the one --embedding-model names, which must be the same); nothing when
+// the index holds no vectors.
+func (v *vaultFlags) loadEmbedder(ctx context.Context, ix *index.Index, logger *slog.Logger) (embed.Embedder, string, error) {
+	id, alias, _, err := ix.EmbeddingModelAlias(ctx)
+	if err != nil || id == "" {
+		return nil, "", err
+	}
+	if v.embed.model != "" && v.embed.model != alias {
+		err := fmt.Errorf("--embedding-model %s, but the index holds vectors of %s; run build-embeddings --embedding-model %s", v.embed.model, alias, v.embed.model)
+		logger.Error("embeddings unavailable", "err", err)
+		return nil, alias, err
+	}
+	model, err := v.embed.open(ctx, alias)
+	if err != nil {
+		logger.Error("embeddings unavailable", "err", err)
+		return nil, alias, err
+	}
+	return model, alias, nil
 }
 
 // openIndex opens the vault's index; failures are logged for load and

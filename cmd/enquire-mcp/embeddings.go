@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
+	"github.com/enquire-mcp/enquire-mcp/index"
+)
+
+// embedFlags choose and configure an embedding model.
+type embedFlags struct {
+	model   string
+	baseURL string
+	cache   string
+}
+
+func (e *embedFlags) register(fs *flag.FlagSet, def string) {
+	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline GloVe, English), a model2vec alias installed with install-model, "ollama:MODEL" or "openai:MODEL"`)
+	fs.StringVar(&e.baseURL, "embedding-url", "", "server of ollama:/openai: models (default: ENQUIRE_OLLAMA_URL / ENQUIRE_OPENAI_BASE_URL or the provider's default); the API key comes from ENQUIRE_OPENAI_API_KEY or OPENAI_API_KEY")
+	fs.StringVar(&e.cache, "model-dir", "", "folder of installed models (default: the user cache dir)")
+}
+
+func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, error) {
+	return models.Open(ctx, alias, models.Options{CacheDir: e.cache, BaseURL: e.baseURL})
+}
+
+func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("build-embeddings", "--vault PATH [--embedding-model ALIAS] [--include-pdfs] [--index-file F]", stderr)
+	var vf vaultFlags
+	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
+	fs.Int64Var(&vf.maxFileSize, "max-file-size", 0, "skip notes larger than this many bytes (default 5 MiB)")
+	vf.registerIndex(fs)
+	var ef embedFlags
+	ef.register(fs, models.DefaultAlias)
+	batch := fs.Int("batch", index.DefaultEmbedBatch, "chunks per embedding call and per transaction")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("unexpected argument %q", pos[0])
+	}
+	root, err := vf.realRoot()
+	if err != nil {
+		return err
+	}
+	model, err := ef.open(ctx, ef.model)
+	if err != nil {
+		return err
+	}
+	ix, err := vf.openIndex(ctx, root, false, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	src, err := ix.DiskSource(ctx, vf.maxFileSize, pdfReader(ix))
+	if err != nil {
+		return err
+	}
+	sync, err := ix.Sync(ctx, src, nil)
+	if err != nil {
+		return err
+	}
+	if old, oldAlias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && old != "" && old != model.ID() {
+		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
+	}
+	bar := newProgress(stderr, sync.Chunks, "embedding")
+	st, err := ix.BuildEmbeddings(ctx, src, model, ef.model, *batch, func(done, _ int) { bar.Set(done) })
+	bar.Done()
+	if err != nil {
+		return fmt.Errorf("build embeddings: %w (the vectors stored so far are kept; rerun to continue)", err)
+	}
+	rate := 0.0
+	if s := st.Duration.Seconds(); s > 0 {
+		rate = float64(st.Embedded) / s
+	}
+	fmt.Fprintf(stdout, "embeddings for %s in %s\n", root, ix.Path())
+	fmt.Fprintf(stdout, "  model: %s (%s, %d dimensions)\n", ef.model, st.Model, st.Dim)
+	fmt.Fprintf(stdout, "  chunks: %d embedded, %d kept, %d skipped as changed since the sync; %d old vectors removed", st.Embedded, st.Kept, st.Stale, st.Pruned)
+	if st.Replaced > 0 {
+		fmt.Fprintf(stdout, ", %d vectors of the previous model replaced", st.Replaced)
+	}
+	fmt.Fprintf(stdout, "\n  took %s (%.0f chunks/s)\n", st.Duration.Round(1e6), rate)
+	return nil
+}

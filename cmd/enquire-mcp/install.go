@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/enquire-mcp/enquire-mcp/embed/model2vec"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
+)
+
+func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("install-model", "ALIAS [--model-dir D] | --list", stderr)
+	dir := fs.String("model-dir", "", "folder of installed models (default: the user cache dir)")
+	from := fs.String("from", "", "download from this mirror instead of https://huggingface.co")
+	list := fs.Bool("list", false, "list the models install-model knows")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if *list {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ALIAS\tDIMS\tSOURCE\tABOUT")
+		for _, a := range model2vec.Aliases() {
+			fmt.Fprintf(tw, "%s\t%d\thuggingface.co/%s\t%s\n", a.Name, a.Dim, a.Repo, a.Description)
+		}
+		return tw.Flush()
+	}
+	if len(pos) != 1 {
+		return usageError("give one model alias (see --list)")
+	}
+	cache, err := models.CacheDir(models.Options{CacheDir: *dir})
+	if err != nil {
+		return err
+	}
+	bar := newByteBar(stderr)
+	path, err := model2vec.Install(ctx, pos[0], cache, model2vec.InstallOptions{BaseURL: *from, Progress: bar.update})
+	bar.done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "installed %s in %s\nuse it: enquire-mcp build-embeddings --vault PATH --embedding-model %s\n", pos[0], path, pos[0])
+	return nil
+}
+
+// byteBar draws one progress bar per downloaded file on a terminal.
+type byteBar struct {
+	w    io.Writer
+	tty  bool
+	bar  *progressbar.ProgressBar
+	file string
+}
+
+func newByteBar(w io.Writer) *byteBar {
+	f, ok := w.(*os.File)
+	return &byteBar{w: w, tty: ok && term.IsTerminal(int(f.Fd()))}
+}
+
+func (b *byteBar) update(p model2vec.Progress) {
+	if !b.tty {
+		return
+	}
+	if p.File != b.file {
+		b.done()
+		b.file = p.File
+		b.bar = progressbar.DefaultBytes(p.Total, fmt.Sprintf("%s (%d/%d)", p.File, p.Index, p.Files))
+	}
+	_ = b.bar.Set64(p.Done)
+}
+
+func (b *byteBar) done() {
+	if b.bar != nil {
+		_ = b.bar.Finish()
+		fmt.Fprintln(b.w)
+		b.bar = nil
+	}
+}

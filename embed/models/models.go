@@ -1,0 +1,53 @@
+// Package models opens an embedding model by the alias a user types:
+// "builtin" (the GloVe table compiled into the binary), a model2vec alias
+// or folder installed with `enquire-mcp install-model`, "ollama:<model>"
+// or "openai:<model>". It never downloads anything.
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
+)
+
+// DefaultAlias is the model used when none is named: offline, in the
+// binary, English only.
+const DefaultAlias = "builtin"
+
+// Options configure the providers.
+type Options struct {
+	// CacheDir holds installed model2vec models ("" = user cache dir).
+	CacheDir string
+	// BaseURL overrides the server of ollama: and openai: models (else
+	// the environment, else the provider's default).
+	BaseURL string
+}
+
+// ErrUnknown is returned for an alias no provider recognises.
+var ErrUnknown = errors.New("unknown embedding model")
+
+// Open returns the embedder an alias names. A remote model is probed once
+// so that its dimension is known.
+func Open(ctx context.Context, alias string, opts Options) (embed.Embedder, error) {
+	if alias == "" {
+		alias = DefaultAlias
+	}
+	provider, name, _ := strings.Cut(alias, ":")
+	switch {
+	case alias == DefaultAlias:
+		return openBuiltin()
+	case provider == "ollama" && name != "":
+		return openOllama(ctx, name, opts)
+	case provider == "openai" && name != "":
+		return openOpenAI(ctx, name, opts)
+	default:
+		return openModel2Vec(ctx, alias, opts)
+	}
+}
+
+func wrap(alias string, err error) error {
+	return fmt.Errorf("embedding model %q: %w", alias, err)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package static
+
+const raceEnabled = false

@@ -1,0 +1,138 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+func diskSource(t *testing.T, ix *Index) Source {
+	t.Helper()
+	src, err := ix.DiskSource(context.Background(), 0, vault.PDFReader{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+func build(t *testing.T, ix *Index, m embed.Embedder, batch int) EmbedStats {
+	t.Helper()
+	st, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), m, "toy", batch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func vectorCount(t *testing.T, ix *Index) int {
+	t.Helper()
+	n := 0
+	if err := ix.EachVector(context.Background(), func(ChunkRef, float32, []int8) error { n++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestBuildEmbeddingsIncremental(t *testing.T) {
+	root := copyVault(t)
+	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), false)
+	chunks := syncDisk(t, ix).Chunks
+	m := &embedtest.Model{Name: "a"}
+	st := build(t, ix, m, 7)
+	// Identical passages share one vector, so Embedded may be below chunks.
+	if st.Embedded == 0 || st.Embedded > chunks || st.Kept != 0 || st.Replaced != 0 || st.Model != m.ID() {
+		t.Fatalf("first build %+v (%d chunks)", st, chunks)
+	}
+	if got := vectorCount(t, ix); got != chunks {
+		t.Fatalf("%d chunks have vectors, want %d", got, chunks)
+	}
+	if id, alias, dim, _ := ix.EmbeddingModelAlias(context.Background()); id != m.ID() || alias != "toy" || dim != embedtest.Dim {
+		t.Fatalf("recorded model %q %q %d", id, alias, dim)
+	}
+	if st := build(t, ix, m, 7); st.Embedded != 0 || st.Kept != chunks {
+		t.Fatalf("second build %+v: nothing should be embedded again", st)
+	}
+	// Edit one note: only its changed chunks are embedded again.
+	p := filepath.Join(root, "Cooking", "Knife Skills.md")
+	if err := os.WriteFile(p, []byte("# Knife Skills\n\nA whetstone routine for sourdough loaf slicing.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	syncDisk(t, ix)
+	st = build(t, ix, m, 7)
+	if st.Embedded != 1 || st.Pruned == 0 {
+		t.Fatalf("after one edit %+v, want exactly 1 chunk embedded and the old vector pruned", st)
+	}
+	// Another model replaces every vector and says so.
+	other := &embedtest.Model{Name: "b"}
+	st = build(t, ix, other, 50)
+	if st.Replaced == 0 || st.Embedded != vectorCount(t, ix) {
+		t.Fatalf("model change %+v", st)
+	}
+}
+
+func TestBuildEmbeddingsResumes(t *testing.T) {
+	root := copyVault(t)
+	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), false)
+	chunks := syncDisk(t, ix).Chunks
+	boom := errors.New("provider down")
+	m := &embedtest.Model{Name: "a"}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), m, "toy", 5, func(done, total int) {
+		calls++
+		if calls == 3 {
+			cancel() // as if killed after three batches
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	partial := vectorCount(t, ix)
+	if partial != 15 {
+		t.Fatalf("%d vectors after three batches of 5", partial)
+	}
+	failing := &embedtest.Model{Name: "a", Fail: boom}
+	if _, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), failing, "toy", 5, nil); !errors.Is(err, boom) {
+		t.Fatalf("failing provider: err = %v", err)
+	}
+	st := build(t, ix, m, 5)
+	if st.Embedded+partial != chunks || st.Kept != partial {
+		t.Fatalf("resumed build %+v after %d of %d", st, partial, chunks)
+	}
+}
+
+func TestBuildEmbeddingsRejectsBadVectors(t *testing.T) {
+	ix := open(t, "../testdata/vault", filepath.Join(t.TempDir(), "ix.db"), false)
+	syncDisk(t, ix)
+	bad := &embedtest.Model{Name: "a", WrongDim: 3}
+	if _, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), bad, "toy", 5, nil); !errors.Is(err, embed.ErrDimension) {
+		t.Fatalf("err = %v, want ErrDimension", err)
+	}
+	if n := vectorCount(t, ix); n != 0 {
+		t.Fatalf("%d bad vectors stored", n)
+	}
+}
+
+func TestVectorEncoding(t *testing.T) {
+	for _, v := range [][]float32{{0.6, -0.8}, {1, 0, 0, 0}, {0, 0}, {0.01, -0.02, 0.999}} {
+		scale, q, err := DecodeVector(EncodeVector(nil, v))
+		if err != nil || len(q) != len(v) {
+			t.Fatalf("%v: %v %v", v, q, err)
+		}
+		for i := range v {
+			if got := scale * float32(q[i]); math.Abs(float64(got-v[i])) > 0.005 {
+				t.Errorf("%v[%d] → %v", v, i, got)
+			}
+		}
+	}
+	if _, _, err := DecodeVector([]byte{1, 2}); err == nil {
+		t.Fatal("short blob accepted")
+	}
+}

@@ -1,0 +1,230 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Embedding vectors live next to the chunks, keyed by the chunk's content
+// hash (ChunkHash) rather than its row id: an edit that leaves a passage
+// unchanged keeps its vector, and a vector is computed once for identical
+// passages. The model that made them is recorded in meta; vectors of two
+// models never mix.
+
+// EmbeddingModel returns the recorded model id and dimension ("" and 0
+// when no embeddings were built).
+func (ix *Index) EmbeddingModel(ctx context.Context) (id string, dim int, err error) {
+	id, _, dim, err = ix.EmbeddingModelAlias(ctx)
+	return id, dim, err
+}
+
+// EmbeddingModelAlias also returns the alias the model was chosen by.
+func (ix *Index) EmbeddingModelAlias(ctx context.Context) (id, alias string, dim int, err error) {
+	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_alias', 'embedding_dim')`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for st.Step() {
+			switch st.ColumnText(0) {
+			case "embedding_model":
+				id = st.ColumnText(1)
+			case "embedding_alias":
+				alias = st.ColumnText(1)
+			case "embedding_dim":
+				_, err = fmt.Sscan(st.ColumnText(1), &dim)
+			}
+		}
+		return errors.Join(err, st.Err())
+	})
+	if err != nil {
+		return "", "", 0, fmt.Errorf("index %s: embedding model: %w", ix.path, err)
+	}
+	return id, alias, dim, nil
+}
+
+// SetEmbeddingModel records the model the vectors are made with. When a
+// different model was recorded, every stored vector is deleted first and
+// the number deleted is returned.
+func (ix *Index) SetEmbeddingModel(ctx context.Context, id, alias string, dim int) (deleted int, err error) {
+	old, _, err := ix.EmbeddingModel(ctx)
+	if err != nil {
+		return 0, err
+	}
+	err = ix.tx(func(c *sqlite3.Conn) error {
+		if old != id {
+			if err := c.Exec(`DELETE FROM vectors`); err != nil {
+				return err
+			}
+			deleted = int(c.Changes())
+		}
+		return errors.Join(
+			exec1(c, `INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_model', ?)`, id),
+			exec1(c, `INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_dim', ?)`, fmt.Sprint(dim)),
+			exec1(c, `INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_alias', ?)`, alias),
+		)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("index %s: set embedding model: %w", ix.path, err)
+	}
+	return deleted, nil
+}
+
+// ChunkRef names a chunk.
+type ChunkRef struct {
+	Path  string
+	Chunk int
+	Hash  string
+}
+
+// ChunksWithoutVectors lists the chunks whose content has no vector yet,
+// by path and chunk index.
+func (ix *Index) ChunksWithoutVectors(ctx context.Context) ([]ChunkRef, error) {
+	var out []ChunkRef
+	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash FROM chunks c
+			WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash) ORDER BY c.path, c.idx`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for st.Step() {
+			out = append(out, ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)})
+		}
+		return st.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: chunks without vectors: %w", ix.path, err)
+	}
+	return out, nil
+}
+
+// PutVectors stores vectors by chunk hash in one transaction (a killed
+// build loses at most the batch in flight).
+func (ix *Index) PutVectors(ctx context.Context, hashes []string, vecs [][]float32) error {
+	if len(hashes) != len(vecs) {
+		return fmt.Errorf("index: %d hashes for %d vectors", len(hashes), len(vecs))
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := ix.tx(func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`INSERT OR REPLACE INTO vectors(hash, vec) VALUES (?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		buf := make([]byte, 0, 4+len(firstOr(vecs)))
+		for i, v := range vecs {
+			buf = EncodeVector(buf[:0], v)
+			if err := errors.Join(st.BindText(1, hashes[i]), st.BindBlob(2, buf), st.Exec()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: store vectors: %w", ix.path, err)
+	}
+	return nil
+}
+
+func firstOr(v [][]float32) []float32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return v[0]
+}
+
+// PruneVectors deletes the vectors no chunk uses any more.
+func (ix *Index) PruneVectors(ctx context.Context) (int, error) {
+	n := 0
+	err := ix.tx(func(c *sqlite3.Conn) error {
+		if err := c.Exec(`DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM chunks)`); err != nil {
+			return err
+		}
+		n = int(c.Changes())
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("index %s: prune vectors: %w", ix.path, err)
+	}
+	return n, nil
+}
+
+// EachVector calls fn for every chunk that has a vector, with the vector
+// in its stored form (see DecodeVector); vec is only valid during the call.
+func (ix *Index) EachVector(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
+	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash ORDER BY c.path, c.idx`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for st.Step() {
+			scale, vec, err := DecodeVector(st.ColumnRawBlob(3))
+			if err != nil {
+				return err
+			}
+			if err := fn(ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)}, scale, vec); err != nil {
+				return err
+			}
+		}
+		return st.Err()
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: read vectors: %w", ix.path, err)
+	}
+	return nil
+}
+
+// EncodeVector appends v quantized to int8 with one scale: 4 bytes of
+// little-endian float32 scale, then one byte per dimension. Cosine
+// rankings survive this (the error per dimension is under 0.4 % of the
+// largest component) at a quarter of the size.
+func EncodeVector(dst []byte, v []float32) []byte {
+	var maxAbs float32
+	for _, x := range v {
+		maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
+	}
+	scale := maxAbs / 127
+	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(scale))
+	for _, x := range v {
+		q := float32(0)
+		if scale > 0 {
+			q = x / scale
+		}
+		dst = append(dst, byte(int8(math.Round(float64(q)))))
+	}
+	return dst
+}
+
+// DecodeVector splits a stored vector into its scale and a copy of its
+// int8 components: component i is scale * vec[i].
+func DecodeVector(b []byte) (float32, []int8, error) {
+	if len(b) < 4 {
+		return 0, nil, fmt.Errorf("stored vector of %d bytes", len(b))
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	vec := make([]int8, len(b)-4)
+	for i, c := range b[4:] {
+		vec[i] = int8(c)
+	}
+	return scale, vec, nil
+}
+
+// exec1 runs one statement with arguments.
+func exec1(c *sqlite3.Conn, sql string, args ...any) error {
+	st, _, err := c.Prepare(sql)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return bindExec(st, args...)
+}

@@ -1,0 +1,209 @@
+package rankers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// ErrModelMismatch is returned when a search asks for an embedding model
+// other than the one the vectors were built with.
+var ErrModelMismatch = errors.New("embedding model mismatch")
+
+// Embeddings is the dense signal: exact cosine similarity between the
+// query's vector and every chunk vector. The vectors sit in one
+// contiguous float32 array (dequantized once from the index), so a query
+// is a tight loop with no allocation per row; a note scores as its best
+// chunk.
+type Embeddings struct {
+	model  embed.Embedder
+	alias  string
+	dim    int
+	vecs   []float32 // rows × dim, unit length
+	notes  []int32   // row → note id
+	chunks []int32   // row → chunk index in the note
+	nNotes int
+	pool   sync.Pool // *[]float32 scores
+}
+
+// VectorModel is the model the stored vectors were made with.
+type VectorModel struct {
+	// ID is the embedder's ID, Alias the name the user picked it by.
+	ID, Alias string
+}
+
+// LoadEmbeddings reads the vectors of the chunks of snap from ix. model
+// embeds queries and must be the model recorded in the index. chunks
+// reports a note's chunk count, so rows of an index that lags the
+// snapshot are dropped rather than misattributed.
+func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, chunks func(note int) int, model embed.Embedder, alias string) (*Embeddings, error) {
+	id, dim, err := ix.EmbeddingModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, errors.New("no embeddings in the index (run `enquire-mcp build-embeddings`)")
+	}
+	if id != model.ID() || dim != model.Dim() {
+		return nil, fmt.Errorf("%w: the index holds %s (%d dims), the loaded model is %s", ErrModelMismatch, id, dim, model.ID())
+	}
+	e := &Embeddings{model: model, alias: alias, dim: dim, nNotes: len(snap.Notes)}
+	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
+		note, ok := snap.Index(ref.Path)
+		if !ok || ref.Chunk >= chunks(note) || len(vec) != dim {
+			return nil
+		}
+		for _, x := range vec {
+			e.vecs = append(e.vecs, scale*float32(x))
+		}
+		e.notes = append(e.notes, int32(note))
+		e.chunks = append(e.chunks, int32(ref.Chunk))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Name implements Ranker.
+func (e *Embeddings) Name() string { return SignalEmbeddings }
+
+// Model identifies the vectors' model.
+func (e *Embeddings) Model() VectorModel { return VectorModel{ID: e.model.ID(), Alias: e.alias} }
+
+// Len is the number of chunk vectors.
+func (e *Embeddings) Len() int { return len(e.notes) }
+
+// Matches reports whether a requested embedding_model names this model:
+// empty, its alias or its full ID.
+func (e *Embeddings) Matches(requested string) bool {
+	return requested == "" || requested == e.alias || requested == e.model.ID()
+}
+
+// Rank implements Ranker.
+func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error) {
+	if !e.Matches(req.EmbeddingModel) {
+		return nil, fmt.Errorf("%w: embedding_model %q, but the embeddings were built with %q (%s); rebuild with `enquire-mcp build-embeddings --embedding-model %s` or omit embedding_model",
+			ErrModelMismatch, req.EmbeddingModel, e.alias, e.model.ID(), req.EmbeddingModel)
+	}
+	if req.Limit <= 0 || len(e.notes) == 0 {
+		return nil, nil
+	}
+	qv, err := e.model.Embed(ctx, []string{req.Query}, embed.Query)
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	if len(qv) != 1 || len(qv[0]) != e.dim {
+		return nil, fmt.Errorf("embed query: %w", embed.ErrDimension)
+	}
+	if zero(qv[0]) {
+		return nil, nil // the model knows none of the query's words
+	}
+	scores := e.scores(qv[0])
+	defer e.pool.Put(scores)
+	if req.Block {
+		return e.topChunks(*scores, req), ctx.Err()
+	}
+	return e.topNotes(*scores, req), ctx.Err()
+}
+
+// scores computes every row's cosine (vectors are unit length), on all
+// cores for big tables.
+func (e *Embeddings) scores(q []float32) *[]float32 {
+	p, _ := e.pool.Get().(*[]float32)
+	if p == nil || cap(*p) < len(e.notes) {
+		s := make([]float32, len(e.notes))
+		p = &s
+	}
+	out := (*p)[:len(e.notes)]
+	*p = out
+	workers := 1
+	if len(e.vecs) >= 1<<20 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(out)/workers, (w+1)*len(out)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := lo; r < hi; r++ {
+				out[r] = dot(q, e.vecs[r*e.dim:(r+1)*e.dim])
+			}
+		}()
+	}
+	wg.Wait()
+	return p
+}
+
+func (e *Embeddings) topChunks(scores []float32, req Request) []Candidate {
+	cands := make([]Candidate, 0, min(len(scores), 4*req.Limit))
+	for r, s := range scores {
+		note := int(e.notes[r])
+		if req.Allow == nil || req.Allow(note) {
+			cands = append(cands, Candidate{Note: note, Chunk: int(e.chunks[r]), Score: float64(s)})
+		}
+	}
+	return TopK(cands, req.Limit)
+}
+
+// topNotes keeps each note's best chunk.
+func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
+	best := make([]float32, e.nNotes)
+	seen := make([]bool, e.nNotes)
+	var notes []int32
+	for r, s := range scores {
+		n := e.notes[r]
+		if !seen[n] {
+			seen[n], best[n] = true, s
+			notes = append(notes, n)
+		} else if s > best[n] {
+			best[n] = s
+		}
+	}
+	cands := make([]Candidate, 0, len(notes))
+	for _, n := range notes {
+		if req.Allow == nil || req.Allow(int(n)) {
+			cands = append(cands, Candidate{Note: int(n), Chunk: NoChunk, Score: float64(best[n])})
+		}
+	}
+	return TopK(cands, req.Limit)
+}
+
+func zero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dot is the inner product, unrolled eight ways (independent sums let the
+// CPU overlap the multiplications).
+func dot(q, v []float32) float32 {
+	v = v[:len(q)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	i := 0
+	for ; i+8 <= len(q); i += 8 {
+		s0 += q[i] * v[i]
+		s1 += q[i+1] * v[i+1]
+		s2 += q[i+2] * v[i+2]
+		s3 += q[i+3] * v[i+3]
+		s4 += q[i+4] * v[i+4]
+		s5 += q[i+5] * v[i+5]
+		s6 += q[i+6] * v[i+6]
+		s7 += q[i+7] * v[i+7]
+	}
+	for ; i < len(q); i++ {
+		s0 += q[i] * v[i]
+	}
+	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
+}

@@ -1,0 +1,29 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+)
+
+// builtinModelPrefix starts the ID of the GloVe model compiled into the
+// binary.
+const builtinModelPrefix = "builtin:"
+
+// DefaultWeights are the RRF weights used when neither the server's
+// configuration nor the request sets them. They were learned on SciFact
+// train and enquire-bench (docs/benchmarks.md has the grids): BM25 counts
+// twice as much as TF-IDF, the two lexical signals being largely redundant
+// and BM25 the better one on long texts; a dense model of unknown quality
+// (Ollama, OpenAI-compatible, model2vec) weighs like TF-IDF. The built-in
+// GloVe model weighs 0 — every positive weight lowered nDCG@10 on both
+// tuning sets — so it annotates hits (per_signal) without moving them.
+// Equal-weight RRF is one flag away (--rrf-weights
+// bm25=1,tfidf=1,embeddings=1).
+func DefaultWeights(embedderID string) map[string]float64 {
+	w := map[string]float64{rankers.SignalBM25: 2, rankers.SignalTFIDF: 1, rankers.SignalEmbeddings: 1}
+	if strings.HasPrefix(embedderID, builtinModelPrefix) {
+		w[rankers.SignalEmbeddings] = 0
+	}
+	return w
+}
