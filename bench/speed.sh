@@ -9,7 +9,7 @@ out=bench/out
 mkdir -p "$out"
 go build -o "$out/enquire-mcp" ./cmd/enquire-mcp
 for v in zettelkasten obsidian-help-en obsidian-help-zh kepano uni-lecture-notes; do
-  go run ./bench/vaultbench -vault "$shared/datasets/vaults/$v" -bin "$out/enquire-mcp" -index $([ "$v" = uni-lecture-notes ] && echo -pdfs)
+  go run ./bench/vaultbench -vault "$shared/datasets/vaults/$v" -bin "$out/enquire-mcp" -index -embeddings $([ "$v" = uni-lecture-notes ] && echo -pdfs)
   echo
 done
 go test ./analysis ./rankers ./graph -run NONE -bench . -count 6 -benchmem | tee "$out/hotpaths.txt"

@@ -22,6 +22,8 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -35,12 +37,13 @@ func main() {
 	nq := flag.Int("queries", 300, "number of queries for latency")
 	withIndex := flag.Bool("index", false, "also build the persistent index (BM25) in a temporary file and measure with it")
 	pdfs := flag.Bool("pdfs", false, "include PDFs (extracted in child processes of -bin, as the CLI does)")
+	embeddings := flag.Bool("embeddings", false, "with -index: also build the built-in model's embeddings and search with them")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "vaultbench: -vault is required")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), config{dir: *dir, bin: *bin, runs: *runs, queries: *nq, index: *withIndex, pdfs: *pdfs}); err != nil {
+	if err := run(context.Background(), config{dir: *dir, bin: *bin, runs: *runs, queries: *nq, index: *withIndex, pdfs: *pdfs, embeddings: *embeddings}); err != nil {
 		fmt.Fprintln(os.Stderr, "vaultbench:", err)
 		os.Exit(1)
 	}
@@ -51,6 +54,7 @@ type config struct {
 	dir, bin      string
 	runs, queries int
 	index, pdfs   bool
+	embeddings    bool
 }
 
 func run(ctx context.Context, c config) error {
@@ -87,7 +91,14 @@ func run(ctx context.Context, c config) error {
 			return err
 		}
 		defer ib.close()
-		if eng, err = search.New(ctx, eng.Snapshot(), analysis.New(), search.Options{Index: ib.ix}); err != nil {
+		opts := search.Options{Index: ib.ix}
+		if c.embeddings {
+			if opts.Embedder, err = ib.embed(ctx, eng.Snapshot(), reader); err != nil {
+				return err
+			}
+			opts.EmbedderAlias = models.DefaultAlias
+		}
+		if eng, err = search.New(ctx, eng.Snapshot(), analysis.New(), opts); err != nil {
 			return err
 		}
 	}
@@ -123,6 +134,14 @@ func run(ctx context.Context, c config) error {
 		fmt.Printf("| resync, nothing changed: stat walk + sync (median of %d) | %s |\n", runs, ms(median(ib.resync)))
 		fmt.Printf("| index file size | %.1f MB (%.2f × the notes) |\n", float64(ib.size)/1e6, float64(ib.size)/float64(noteBytes(eng.Snapshot())))
 		fmt.Printf("| BM25 alone in process p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(bm25, 50)), ms(pct(bm25, 95)), ms(pct(bm25, 99)))
+		if ib.embedded > 0 {
+			dense, err := inProcess(ctx, eng, queries, []string{"embeddings"})
+			if err != nil {
+				return err
+			}
+			fmt.Printf("| build-embeddings (builtin), %d chunks | %s (%.0f chunks/s) |\n", ib.embedded, ms(ib.embedTook), float64(ib.embedded)/ib.embedTook.Seconds())
+			fmt.Printf("| embeddings alone in process p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(dense, 50)), ms(pct(dense, 95)), ms(pct(dense, 99)))
+		}
 	}
 	fmt.Printf("| obsidian_search in process (%s) p50 / p95 / p99 | %s / %s / %s |\n", strings.Join(eng.Signals(), "+"), ms(pct(inproc, 50)), ms(pct(inproc, 95)), ms(pct(inproc, 99)))
 	fmt.Printf("| serve: start to first answer over stdio | %s |\n", ms(ready))
@@ -271,6 +290,26 @@ type indexBench struct {
 	cold, resync []time.Duration
 	chunks       int
 	size         int64
+	embedded     int
+	embedTook    time.Duration
+}
+
+// embed builds the built-in model's vectors into the index.
+func (b *indexBench) embed(ctx context.Context, snap *vault.Snapshot, reader vault.PDFReader) (embed.Embedder, error) {
+	model, err := models.Open(ctx, models.DefaultAlias, models.Options{})
+	if err != nil {
+		return nil, err
+	}
+	src, err := b.ix.DiskSource(ctx, 0, reader)
+	if err != nil {
+		return nil, err
+	}
+	st, err := b.ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.embedded, b.embedTook = st.Embedded, st.Duration
+	return model, nil
 }
 
 func (b *indexBench) close() {

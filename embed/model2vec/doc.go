@@ -1,0 +1,18 @@
+// Package model2vec runs model2vec static embedding models
+// (https://github.com/MinishLab/model2vec, e.g. minishlab/potion-base-8M)
+// in pure Go, offline.
+//
+// A model folder holds model.safetensors (the token embedding table, and
+// optionally per-token "weights" and a vocabulary-quantisation "mapping"),
+// tokenizer.json (a HuggingFace tokenizers file; WordPiece and Unigram
+// models are supported) and optionally config.json. A sentence vector is
+// the mean of the (weighted) vectors of its tokens, L2-normalised, exactly
+// as model2vec's StaticModel.encode computes it with its defaults: no
+// special tokens are added, the unknown token is dropped, and input is
+// truncated to 512 tokens (after a cut to 512 × the median token length in
+// characters).
+//
+// Load opens an installed folder; Install downloads a known alias from
+// Hugging Face into a cache folder; Find locates an installed alias without
+// touching the network.
+package model2vec

@@ -1,0 +1,265 @@
+package model2vec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
+)
+
+// loadFixture writes files into a fresh folder called name and loads it.
+func loadFixture(t testing.TB, name string, files map[string][]byte) *Model {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	writeFiles(t, dir, files)
+	m, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// reference computes model2vec's sentence vector in float64: the mean of
+// the (weighted, remapped) token rows, L2-normalised.
+func reference(emb []float32, ids []int32, weights []float32, mapping []int32) []float64 {
+	out := make([]float64, testDim)
+	if len(ids) == 0 {
+		return out
+	}
+	for _, id := range ids {
+		row := int(id)
+		if mapping != nil {
+			row = int(mapping[id])
+		}
+		w := 1.0
+		if weights != nil {
+			w = float64(weights[id])
+		}
+		for j := range out {
+			out[j] += w * float64(emb[row*testDim+j])
+		}
+	}
+	var norm float64
+	for j := range out {
+		out[j] /= float64(len(ids))
+		norm += out[j] * out[j]
+	}
+	norm = math.Sqrt(norm) + 1e-32
+	for j := range out {
+		out[j] /= norm
+	}
+	return out
+}
+
+func assertClose(t *testing.T, label string, got []float32, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: dim %d, want %d", label, len(got), len(want))
+	}
+	for j := range got {
+		if math.Abs(float64(got[j])-want[j]) > tol {
+			t.Fatalf("%s: got %v, want %v", label, got, want)
+		}
+	}
+}
+
+func TestEmbedMatchesModel2VecMath(t *testing.T) {
+	rows := len(wordPieceVocab)
+	emb := testEmbeddings(rows)
+	half := make([]float32, len(emb))
+	for i, x := range emb {
+		half[i] = f16ToF32(f32ToF16(x))
+	}
+	weights := make([]float32, rows)
+	for i := range weights {
+		weights[i] = 0.25 + float32(i%4)
+	}
+	mapping := make([]int32, rows)
+	for i := range mapping {
+		mapping[i] = int32((i * 7) % 5) // 5 clusters
+	}
+	texts := []string{"The café", "playing played unknown", "hello, world!", "中文", "", "xyzzy", "[CLS]"}
+	wantIDs := [][]int32{{4, 5}, {6, 7, 6, 8, 9, 10, 11}, {14, 17, 15, 16}, {12, 13}, nil, nil, {2}}
+
+	quantised := fixtureFiles(wordPieceJSON(), 5, "F32",
+		testTensor{"weights", "F32", []int64{int64(rows)}, f32Bytes(weights)},
+		testTensor{"mapping", "I64", []int64{int64(rows)}, i64Bytes(toI64(mapping))})
+	tests := []struct {
+		name    string
+		files   map[string][]byte
+		emb     []float32
+		weights []float32
+		mapping []int32
+		tol     float64
+	}{
+		{"F32", fixtureFiles(wordPieceJSON(), rows, "F32"), emb, nil, nil, 1e-6},
+		{"F16", fixtureFiles(wordPieceJSON(), rows, "F16"), half, nil, nil, 1e-6},
+		{"weights and mapping", quantised, testEmbeddings(5), weights, mapping, 1e-6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := loadFixture(t, "tiny", tt.files)
+			got, err := m.Embed(context.Background(), texts, embed.Document)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, text := range texts {
+				if ids := m.tokenize(text); fmt.Sprint(ids) != fmt.Sprint(wantIDs[i]) && !(len(ids) == 0 && wantIDs[i] == nil) {
+					t.Fatalf("tokenize(%q) = %v, want %v", text, ids, wantIDs[i])
+				}
+				assertClose(t, text, got[i], reference(tt.emb, wantIDs[i], tt.weights, tt.mapping), tt.tol)
+			}
+			// Non-empty results are unit vectors; the rest are zero.
+			for i, v := range got {
+				var n float64
+				for _, x := range v {
+					n += float64(x) * float64(x)
+				}
+				if wantIDs[i] != nil && math.Abs(n-1) > 1e-5 || wantIDs[i] == nil && n != 0 {
+					t.Errorf("|v(%q)|² = %v", texts[i], n)
+				}
+			}
+		})
+	}
+}
+
+func toI64(v []int32) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+func TestEmbedUnigram(t *testing.T) {
+	m := loadFixture(t, "uni", fixtureFiles(unigramJSON(false), len(unigramPieces), "F32"))
+	got, err := m.Embed(context.Background(), []string{"hellox world", "xyz"}, embed.Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The unknown token (unk_id 0) is dropped, as current model2vec does.
+	assertClose(t, "hellox world", got[0], reference(testEmbeddings(len(unigramPieces)), []int32{2, 3}, nil, nil), 1e-6)
+	assertClose(t, "xyz", got[1], reference(testEmbeddings(len(unigramPieces)), []int32{1}, nil, nil), 1e-6)
+}
+
+func TestEmbedBatchesAndConcurrency(t *testing.T) {
+	m := loadFixture(t, "tiny", fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32"))
+	texts := make([]string, 1000)
+	for i := range texts {
+		texts[i] = strings.Repeat("hello played ", i%7) + fmt.Sprint(i%3) + " café"
+	}
+	ctx := context.Background()
+	want, err := m.Embed(ctx, texts, embed.Document)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i, text := range texts[:50] {
+				v, err := m.Embed(ctx, []string{text}, embed.Document)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !equalF32(v[0], want[i]) {
+					t.Errorf("single embedding of %q differs from the batch one", text)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := m.Embed(cancelled, texts, embed.Document); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Embed: %v", err)
+	}
+	if v, err := m.Embed(ctx, nil, embed.Document); err != nil || len(v) != 0 {
+		t.Errorf("Embed(nil) = %v, %v", v, err)
+	}
+}
+
+var idPattern = regexp.MustCompile(`^model2vec:[^@]+@[0-9a-f]{12}/[0-9]+$`)
+
+func TestID(t *testing.T) {
+	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	a := loadFixture(t, "potion-test", files)
+	b := loadFixture(t, "potion-test", files)
+	if a.ID() != b.ID() {
+		t.Errorf("same files, different IDs: %s, %s", a.ID(), b.ID())
+	}
+	want := "model2vec:potion-test@" + sha256Hex(files[modelFile])[:12] + "/8"
+	if a.ID() != want || !idPattern.MatchString(a.ID()) {
+		t.Errorf("ID = %s, want %s", a.ID(), want)
+	}
+	if a.Dim() != testDim {
+		t.Errorf("Dim = %d", a.Dim())
+	}
+	half := loadFixture(t, "potion-test", fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16"))
+	if half.ID() == a.ID() {
+		t.Error("F16 and F32 weights share an ID")
+	}
+	info := a.Info()
+	if info.Name != "potion-test" || info.Vocab != len(wordPieceVocab) || !info.Normalize || info.SHA256 != sha256Hex(files[modelFile]) {
+		t.Errorf("Info = %+v", info)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	good := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	with := func(name string, data []byte) map[string][]byte {
+		out := map[string][]byte{}
+		for k, v := range good {
+			out[k] = v
+		}
+		if data == nil {
+			delete(out, name)
+		} else {
+			out[name] = data
+		}
+		return out
+	}
+	badMapping := make([]int32, 20)
+	badMapping[19] = 7 // only 2 rows
+	tests := []struct {
+		name  string
+		files map[string][]byte
+		want  error
+		msg   string
+	}{
+		{"no tokenizer", with(tokenizerFile, nil), os.ErrNotExist, "tokenizer"},
+		{"no model", with(modelFile, nil), os.ErrNotExist, "model file"},
+		{"bad config", with(configFile, []byte("{")), nil, "config.json"},
+		{"too few rows", fixtureFiles(wordPieceJSON(), 5, "F32"), ErrSafetensors, "19"},
+		{"BPE tokenizer", with(tokenizerFile, []byte(`{"model":{"type":"BPE","vocab":{},"merges":[]}}`)), ErrUnsupported, "BPE"},
+		{"mapping out of range", fixtureFiles(wordPieceJSON(), 2, "F32",
+			testTensor{"mapping", "I32", []int64{20}, i32Bytes(badMapping)}), ErrSafetensors, "mapping[19]"},
+		{"short weights", fixtureFiles(wordPieceJSON(), 20, "F32",
+			testTensor{"weights", "F32", []int64{3}, f32Bytes([]float32{1, 2, 3})}), ErrSafetensors, "weights"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "m")
+			writeFiles(t, dir, tt.files)
+			_, err := Load(context.Background(), dir)
+			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("got %v, want %v mentioning %q", err, tt.want, tt.msg)
+			}
+		})
+	}
+	// config.json is optional; model2vec's normalize default is then false.
+	m := loadFixture(t, "noconfig", with(configFile, nil))
+	if m.Info().Normalize {
+		t.Error("normalize without config.json")
+	}
+}
