@@ -47,7 +47,7 @@ func (s *Server) addEmbeddings() {
 	in.Properties["query"].MinLength, in.Properties["query"].MaxLength = ptr(1), ptr(search.MaxQueryRunes)
 	setRange(in.Properties["limit"], 1, search.MaxLimit, search.DefaultLimit)
 	in.Properties["granularity"].Enum = []any{search.GranularityNote, search.GranularityBlock}
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "obsidian_embeddings_search",
 		Title:        "Semantic search (embeddings only)",
 		Description:  "Diagnostic: the embeddings signal alone — notes (best chunk) or chunks ranked by cosine similarity with the query's vector, with the model that made the vectors. Prefer obsidian_search for answers.",

@@ -48,7 +48,7 @@ func (s *Server) addFullText() {
 	in := inputSchema[FullTextInput]()
 	in.Properties["query"].MinLength, in.Properties["query"].MaxLength = ptr(1), ptr(search.MaxQueryRunes)
 	setRange(in.Properties["limit"], 1, search.MaxLimit, defaultFullTextLimit)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "obsidian_full_text_search",
 		Title:        "Full-text search (BM25 only)",
 		Description:  "Diagnostic: the persistent index's BM25 signal alone, returning matching chunks (passages) with line ranges or PDF pages. Words are ORed and ranked by BM25; \"quoted phrases\" stay phrases. Prefer obsidian_search for answers.",

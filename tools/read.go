@@ -190,7 +190,7 @@ func NoteURI(p string) string {
 }
 
 func (s *Server) addRead() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "obsidian_read_note",
 		Title:        "Read a note",
 		Description:  "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. A miss suggests the closest titles.",

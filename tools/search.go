@@ -130,7 +130,7 @@ func searchOutputSchema() *jsonschema.Schema {
 }
 
 func (s *Server) addSearch() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         "obsidian_search",
 		Title:        "Search the vault",
 		Description:  "Ranked search over the vault: fuses TF-IDF (always), BM25 (with a persistent index) and embeddings (when built) with Reciprocal Rank Fusion, boosts notes linked from other top hits, and filters by folder, frontmatter and number of agreeing signals before cutting to limit. Each match reports its per-signal ranks, a snippet, age and staleness.",

@@ -25,6 +25,28 @@ type Options struct {
 	Version string
 	// Logger receives server logs (stderr in production); nil discards.
 	Logger *slog.Logger
+	// EnableWrite registers the write tools; without it the server never
+	// writes into the vault.
+	EnableWrite bool
+	// EnabledTools, when not empty, is the only tools registered;
+	// DisabledTools are never registered. Names are exact tool names.
+	EnabledTools, DisabledTools []string
+	// Reload rebuilds the engine from the vault on disk (after a write
+	// tool changed files); the server swaps it in. Nil: writes are not
+	// reflected until the next start.
+	Reload func(ctx context.Context) (*search.Engine, error)
+	// DailyNotes locates periodic notes for the "today"/"yesterday" titles
+	// (zero: detected from .obsidian/daily-notes.json, else YYYY-MM-DD
+	// names anywhere).
+	DailyNotes DailyNotes
+}
+
+// DailyNotes is where daily notes live and how they are named.
+type DailyNotes struct {
+	// Folder is vault-relative ("" = anywhere).
+	Folder string
+	// Format is a moment.js date format, e.g. "YYYY-MM-DD".
+	Format string
 }
 
 // Server is the MCP server over one vault. The engine can be swapped when
@@ -33,6 +55,9 @@ type Server struct {
 	mcp    *mcp.Server
 	eng    atomic.Pointer[search.Engine]
 	logger *slog.Logger
+	opts   Options
+	// registered lists the tools actually registered, for vault/info.
+	registered []string
 }
 
 // New builds the server and registers every tool, resource and prompt.
@@ -41,7 +66,7 @@ func New(e *search.Engine, opts Options) *Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{logger: logger}
+	s := &Server{logger: logger, opts: opts}
 	s.eng.Store(e)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "enquire-mcp", Title: "enquire-mcp: Obsidian vault search", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: "Search an Obsidian vault with obsidian_search, then open hits with obsidian_read_note (by path or title) or the obsidian://note/{path} resource.",
@@ -56,7 +81,50 @@ func New(e *search.Engine, opts Options) *Server {
 	if e.Embeddings() != nil {
 		s.addEmbeddings()
 	}
+	s.addNoteTools()
+	s.addLinkTools()
+	s.addMetaTools()
+	s.addDataview()
+	s.addResources()
+	s.addPrompts()
+	if opts.EnableWrite {
+		s.addWriteTools()
+	}
 	return s
+}
+
+// Registered lists the registered tool names, in registration order.
+func (s *Server) Registered() []string { return slices.Clone(s.registered) }
+
+// wanted applies --enabled-tools and --disabled-tools.
+func (s *Server) wanted(name string) bool {
+	if slices.Contains(s.opts.DisabledTools, name) {
+		return false
+	}
+	return len(s.opts.EnabledTools) == 0 || slices.Contains(s.opts.EnabledTools, name)
+}
+
+// addTool registers a typed tool unless the enable/disable lists exclude
+// it. Every tool goes through here.
+func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	if !s.wanted(t.Name) {
+		return
+	}
+	mcp.AddTool(s.mcp, t, h)
+	s.registered = append(s.registered, t.Name)
+}
+
+// refresh swaps in a freshly loaded engine after the vault changed.
+func (s *Server) refresh(ctx context.Context) error {
+	if s.opts.Reload == nil {
+		return nil
+	}
+	e, err := s.opts.Reload(ctx)
+	if err != nil {
+		return fmt.Errorf("reload the vault: %w", err)
+	}
+	s.Swap(e)
+	return nil
 }
 
 // MCP returns the underlying go-sdk server (to run on a transport).
@@ -90,6 +158,12 @@ func (s *Server) internal(tool string, err error) error {
 func readOnly() *mcp.ToolAnnotations {
 	f := false
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}
+
+// writes annotates a tool that changes files in the vault.
+func writes(idempotent bool) *mcp.ToolAnnotations {
+	t, f := true, false
+	return &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: &t, IdempotentHint: idempotent, OpenWorldHint: &f}
 }
 
 // mustSchema infers the JSON schema of T; a failure is a programming error.

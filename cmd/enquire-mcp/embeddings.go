@@ -32,18 +32,12 @@ func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, er
 func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("build-embeddings", "--vault PATH [--embedding-model ALIAS] [--include-pdfs] [--index-file F]", stderr)
 	var vf vaultFlags
-	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.Int64Var(&vf.maxFileSize, "max-file-size", 0, "skip notes larger than this many bytes (default 5 MiB)")
 	vf.registerIndex(fs)
 	var ef embedFlags
 	ef.register(fs, models.DefaultAlias)
 	batch := fs.Int("batch", index.DefaultEmbedBatch, "chunks per embedding call and per transaction")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError("unexpected argument %q", pos[0])
 	}
 	root, err := vf.realRoot()
 	if err != nil {

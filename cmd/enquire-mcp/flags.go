@@ -15,6 +15,15 @@ func usageError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 }
 
+// parseFlags parses a command that takes flags only.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	pos, err := parseInterspersed(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = usageError("unexpected argument %q", pos[0])
+	}
+	return err
+}
+
 // parseInterspersed parses flags that may come before or after positional
 // arguments ("search --vault v query --limit 5").
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {

@@ -12,16 +12,10 @@ const maxListedWarnings = 10
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("index", "--vault PATH [--include-pdfs] [--index-file F] [--rebuild]", stderr)
 	var vf vaultFlags
-	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.Int64Var(&vf.maxFileSize, "max-file-size", 0, "skip notes larger than this many bytes (default 5 MiB)")
 	vf.registerIndex(fs)
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError("unexpected argument %q", pos[0])
 	}
 	root, err := vf.realRoot()
 	if err != nil {

@@ -14,12 +14,8 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlagSet("serve", "--vault PATH [flags]", stderr)
 	var vf vaultFlags
 	vf.register(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError("unexpected argument %q", pos[0])
 	}
 	logger := stderrLogger(stderr)
 	l, err := vf.load(ctx, logger)

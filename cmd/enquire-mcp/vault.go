@@ -32,18 +32,20 @@ type vaultFlags struct {
 	buildEmbeddings string
 }
 
+// register adds the flags of the commands that search (serve, search).
 func (v *vaultFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&v.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
-	fs.IntVar(&v.staleDays, "stale-days", search.DefaultStaleDays, "age in days from which a hit is reported stale")
 	v.registerIndex(fs)
+	fs.IntVar(&v.staleDays, "stale-days", search.DefaultStaleDays, "age in days from which a hit is reported stale")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=2,tfidf=1 (default: equal weights)")
 	v.embed.register(fs, "")
 }
 
-// registerIndex adds the flags shared with the index command.
+// registerIndex adds the flags of every command that reads a vault into
+// the index (index, build-embeddings, and the searching ones).
 func (v *vaultFlags) registerIndex(fs *flag.FlagSet) {
+	fs.StringVar(&v.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
+	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.StringVar(&v.indexFile, "index-file", "", "index file (default: the user cache dir, one file per vault); implies --persistent-index")
 	fs.BoolVar(&v.pdfs, "include-pdfs", false, "index the text of PDF attachments (kind \"pdf\", with page numbers)")
 }
