@@ -8,7 +8,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,22 +18,11 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-func benchVault(b *testing.B) string {
-	b.Helper()
-	dir := os.Getenv("ENQUIRE_BENCH_VAULT")
-	if dir == "" {
-		dir = "../../shared/datasets/vaults/zettelkasten"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("benchmark vault %s not available (set ENQUIRE_BENCH_VAULT): %v", dir, err)
-	}
-	return dir
-}
-
 func BenchmarkVaultLoad(b *testing.B) {
-	dir := benchVault(b)
+	dir := vaulttest.BenchVault(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := vault.Load(context.Background(), dir, vault.Options{}); err != nil {
@@ -44,7 +32,7 @@ func BenchmarkVaultLoad(b *testing.B) {
 }
 
 func BenchmarkEngineBuild(b *testing.B) {
-	snap, err := vault.Load(context.Background(), benchVault(b), vault.Options{})
+	snap, err := vault.Load(context.Background(), vaulttest.BenchVault(b), vault.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,7 +71,7 @@ func engine(b *testing.B) *search.Engine {
 	if cached != nil {
 		return cached
 	}
-	snap, err := vault.Load(context.Background(), benchVault(b), vault.Options{})
+	snap, err := vault.Load(context.Background(), vaulttest.BenchVault(b), vault.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -109,7 +97,7 @@ func titleQueries(s *vault.Snapshot, n int) []string {
 // each run. "walk" is the full `enquire-mcp index` path (stat walk + sync);
 // "sync" gets the walked file list, so it times the index work alone.
 func BenchmarkIndexResync(b *testing.B) {
-	root := copyTree(b, benchVault(b))
+	root := vaulttest.Copy(b, vaulttest.BenchVault(b))
 	ctx := context.Background()
 	real, err := vault.RealRoot(root)
 	if err != nil {
@@ -179,31 +167,4 @@ func BenchmarkIndexResync(b *testing.B) {
 			}
 		}
 	})
-}
-
-// copyTree copies a vault into a temporary folder the benchmark may edit.
-func copyTree(b *testing.B, src string) string {
-	b.Helper()
-	dst := b.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return dst
 }

@@ -14,3 +14,4 @@ for v in zettelkasten obsidian-help-en obsidian-help-zh kepano uni-lecture-notes
 done
 go test ./analysis ./rankers ./graph -run NONE -bench . -count 6 -benchmem | tee "$out/hotpaths.txt"
 ENQUIRE_BENCH_VAULT="$shared/datasets/vaults/zettelkasten" go test ./bench -run NONE -bench . -count 6 -benchtime 20x -benchmem | tee "$out/vault.txt"
+ENQUIRE_BENCH_VAULT="$shared/datasets/vaults/zettelkasten" go test ./tools -run NONE -bench 'BenchmarkTools$' -benchtime 300x -count 3 | tee "$out/tools.txt"

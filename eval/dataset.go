@@ -88,8 +88,14 @@ func readQrels(path string) (Qrels, error) {
 		if strings.Contains(text, "\t") { // BEIR: tab-separated, ids may hold spaces
 			fields = strings.Split(strings.TrimRight(text, "\r"), "\t")
 		}
-		if len(fields) < 3 {
+		switch len(fields) {
+		case 3: // BEIR: query-id corpus-id score
+		case 4: // TREC: query-id iteration doc-id relevance
+			fields = []string{fields[0], fields[2], fields[3]}
+		case 0:
 			continue
+		default:
+			return nil, fmt.Errorf("qrels %s line %d: want 3 (BEIR) or 4 (TREC) columns, got %d", path, line+1, len(fields))
 		}
 		grade, err := strconv.Atoi(fields[len(fields)-1])
 		if err != nil {

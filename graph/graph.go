@@ -45,7 +45,7 @@ func New(s *vault.Snapshot) *Graph {
 		for li, l := range n.Links {
 			switch l.Kind {
 			case vault.LinkNote:
-				to, ok := s.Index(l.Resolved)
+				to, ok := s.IndexExact(l.Resolved)
 				if !ok || to == from {
 					continue // same-note links are not graph edges
 				}
@@ -54,7 +54,7 @@ func New(s *vault.Snapshot) *Graph {
 				g.in[to] = append(g.in[to], e)
 				g.targets[from] = append(g.targets[from], to)
 			case vault.LinkAttachment:
-				to, isDoc := s.Index(l.Resolved) // a PDF indexed as a document
+				to, isDoc := s.IndexExact(l.Resolved) // a PDF indexed as a document
 				if !isDoc {
 					to = -1
 				}

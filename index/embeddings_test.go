@@ -11,6 +11,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 func diskSource(t *testing.T, ix *Index) Source {
@@ -41,7 +42,7 @@ func vectorCount(t *testing.T, ix *Index) int {
 }
 
 func TestBuildEmbeddingsIncremental(t *testing.T) {
-	root := copyVault(t)
+	root := vaulttest.Copy(t, "../testdata/vault")
 	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), false)
 	chunks := syncDisk(t, ix).Chunks
 	m := &embedtest.Model{Name: "a"}
@@ -78,7 +79,7 @@ func TestBuildEmbeddingsIncremental(t *testing.T) {
 }
 
 func TestBuildEmbeddingsResumes(t *testing.T) {
-	root := copyVault(t)
+	root := vaulttest.Copy(t, "../testdata/vault")
 	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), false)
 	chunks := syncDisk(t, ix).Chunks
 	boom := errors.New("provider down")

@@ -62,9 +62,11 @@ type Index struct {
 	// Rebuilt says why the index was emptied on open ("" if it was not).
 	Rebuilt string
 
-	writeMu sync.Mutex
-	write   *sqlite3.Conn
-	readers chan *sqlite3.Conn
+	writeMu   sync.Mutex
+	write     *sqlite3.Conn
+	readers   chan *sqlite3.Conn
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // DefaultPath is the index file of a vault: the user cache dir,
@@ -87,7 +89,7 @@ func Open(ctx context.Context, path string, s Settings, rebuild bool) (*Index, e
 	if err := prepareFile(path, rebuild); err != nil {
 		return nil, err
 	}
-	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2)}
+	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{})}
 	w, err := openConn(ctx, path)
 	if err != nil {
 		return nil, err
@@ -97,9 +99,12 @@ func Open(ctx context.Context, path string, s Settings, rebuild bool) (*Index, e
 		w.Close()
 		return nil, err
 	}
-	for range cap(ix.readers) {
+	for i := range cap(ix.readers) {
 		r, err := openConn(ctx, path)
 		if err != nil {
+			for range cap(ix.readers) - i {
+				ix.readers <- nil // Close takes every slot back
+			}
 			ix.Close()
 			return nil, err
 		}
@@ -115,7 +120,7 @@ func prepareFile(path string, rebuild bool) error {
 		return fmt.Errorf("index %s: %w", path, err)
 	}
 	if rebuild {
-		for _, suffix := range []string{"", "-wal", "-shm"} {
+		for _, suffix := range []string{"-wal", "-shm", ""} { // the journal first: a stale WAL must never meet a new file
 			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("index %s: %w", path, err)
 			}
@@ -326,19 +331,25 @@ func (ix *Index) Path() string { return ix.path }
 // Settings are the settings the index was opened with.
 func (ix *Index) Settings() Settings { return ix.settings }
 
-// Close closes every connection.
+// Close closes every connection, waiting for searches in flight to give
+// theirs back. It is safe to call more than once; searches after it fail.
 func (ix *Index) Close() error {
 	var errs []error
-	close(ix.readers)
-	for c := range ix.readers {
-		errs = append(errs, c.Close())
-	}
-	ix.writeMu.Lock()
-	defer ix.writeMu.Unlock()
-	if ix.write != nil {
-		errs = append(errs, ix.write.Close())
-		ix.write = nil
-	}
+	ix.closeOnce.Do(func() {
+		close(ix.closed)
+		for range cap(ix.readers) {
+			c := <-ix.readers
+			if c != nil {
+				errs = append(errs, c.Close())
+			}
+		}
+		ix.writeMu.Lock()
+		defer ix.writeMu.Unlock()
+		if ix.write != nil {
+			errs = append(errs, ix.write.Close())
+			ix.write = nil
+		}
+	})
 	return errors.Join(errs...)
 }
 
@@ -346,6 +357,8 @@ func (ix *Index) Close() error {
 func (ix *Index) reader(ctx context.Context, fn func(*sqlite3.Conn) error) error {
 	var c *sqlite3.Conn
 	select {
+	case <-ix.closed:
+		return fmt.Errorf("index %s: closed", ix.path)
 	case c = <-ix.readers:
 	case <-ctx.Done():
 		return ctx.Err()

@@ -13,33 +13,10 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
-
-// copyVault copies testdata/vault into a temporary folder the test may
-// change.
-func copyVault(t *testing.T) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir("../testdata/vault", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("../testdata/vault", p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func open(t *testing.T, root, path string, pdfs bool) *Index {
 	t.Helper()
@@ -120,7 +97,7 @@ func TestDefaultPath(t *testing.T) {
 }
 
 func TestSyncLifecycle(t *testing.T) {
-	root := copyVault(t)
+	root := vaulttest.Copy(t, "../testdata/vault")
 	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), false)
 	st := syncDisk(t, ix)
 	if st.Added != 40 || st.Updated+st.Deleted+st.Renamed+st.Unchanged != 0 || st.Chunks < 40 {
@@ -352,4 +329,85 @@ func TestOldSchemaVersionRebuilds(t *testing.T) {
 	if !strings.Contains(ix.Rebuilt, "schema version 0") {
 		t.Fatalf("Rebuilt = %q", ix.Rebuilt)
 	}
+}
+
+func TestCloseTwiceAndSearchAfterClose(t *testing.T) {
+	ix, err := Open(context.Background(), filepath.Join(t.TempDir(), "ix.db"), NewSettings("/v", false, chunk.Options{}), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan bool), make(chan bool)
+	done := make(chan error)
+	go func() { // a search in flight while Close runs
+		done <- ix.reader(context.Background(), func(*sqlite3.Conn) error { started <- true; <-release; return nil })
+	}()
+	<-started
+	closed := make(chan error)
+	go func() { closed <- ix.Close() }()
+	release <- true
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if err := ix.Search(context.Background(), "x", 10, func(Hit) bool { return true }); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Fatalf("search after Close: %v", err)
+	}
+}
+
+// A PDF the extractor could not even try (a failure outside the file) gets
+// no row: the next sync retries it. A corrupt one is remembered.
+func TestPDFRetryNotCached(t *testing.T) {
+	root := vaulttest.Copy(t, "../testdata/vault")
+	ix := open(t, root, filepath.Join(t.TempDir(), "v.db"), true)
+	ctx := context.Background()
+	failing := vault.PDFReader{Extract: func(context.Context, string, pdf.Options) (*pdf.Document, error) {
+		return nil, errors.New("start extractor: fork: resource temporarily unavailable")
+	}}
+	tests := []struct {
+		name      string
+		reader    vault.PDFReader
+		wantAdded int // PDFs added by this sync
+		cached    bool
+	}{
+		{"extractor cannot start", failing, 0, false},
+		{"retried and read", vault.PDFReader{}, 1, true},
+	}
+	for _, tt := range tests {
+		src, err := ix.DiskSource(ctx, 0, tt.reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := pdfRows(t, ix)
+		if _, err := ix.Sync(ctx, src, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := pdfRows(t, ix) - before; got != tt.wantAdded {
+			t.Errorf("%s: %d PDF rows added, want %d", tt.name, got, tt.wantAdded)
+		}
+		info, err := os.Stat(filepath.Join(root, "Attachments", "paper.pdf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := ix.CachedPDF(ctx, "Attachments/paper.pdf", info.Size(), info.ModTime()); ok != tt.cached {
+			t.Errorf("%s: cached %v, want %v", tt.name, ok, tt.cached)
+		}
+	}
+}
+
+func pdfRows(t *testing.T, ix *Index) int {
+	t.Helper()
+	rows, err := ix.fileRows(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := rows["Attachments/paper.pdf"]
+	if ok {
+		return 1
+	}
+	return 0
 }

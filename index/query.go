@@ -114,6 +114,9 @@ type Hit struct {
 	LineStart, LineEnd int
 	// Score is BM25, higher is better.
 	Score float64
+	// FileHash is the content hash of the file the chunk came from, to
+	// tell an index row from a newer edit of the note.
+	FileHash string
 }
 
 // bm25Weights weight the columns title, aliases, headings, tags, body, cjk:
@@ -128,8 +131,9 @@ func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hi
 		return nil
 	}
 	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.page, c.line_start, c.line_end, -bm25(fts, ` + bm25Weights + `) AS score
-			FROM fts JOIN chunks c ON c.id = fts.rowid WHERE fts MATCH ? ORDER BY score DESC, c.id LIMIT ?`)
+		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.page, c.line_start, c.line_end, -bm25(fts, ` + bm25Weights + `) AS score, f.hash
+			FROM fts JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.path = c.path
+			WHERE fts MATCH ? ORDER BY score DESC, c.id LIMIT ?`)
 		if err != nil {
 			return err
 		}
@@ -139,7 +143,7 @@ func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hi
 		}
 		for st.Step() {
 			h := Hit{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Page: st.ColumnInt(2),
-				LineStart: st.ColumnInt(3), LineEnd: st.ColumnInt(4), Score: st.ColumnFloat(5)}
+				LineStart: st.ColumnInt(3), LineEnd: st.ColumnInt(4), Score: st.ColumnFloat(5), FileHash: st.ColumnText(6)}
 			if !fn(h) {
 				return nil
 			}

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +30,9 @@ type Source struct {
 	Note noteFunc
 	// Warnings met while listing the files.
 	Warnings []vault.Warning
+	// Keep, when set, spares the row of a file the source does not list
+	// (a snapshot leaves out files it skipped, which still exist).
+	Keep func(path string) bool
 	// rows, when set, delivers the stored file rows read during the walk.
 	rows func() (map[string]fileRow, error)
 }
@@ -75,7 +81,11 @@ func SnapshotSource(s *vault.Snapshot) Source {
 		files[i] = vault.File{Path: n.Path, Size: n.Size, ModTime: n.ModTime}
 		byPath[n.Path] = n
 	}
-	return Source{Files: files, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	keep := func(p string) bool { // skipped files (too large, unreadable PDFs) keep their rows
+		_, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(p)))
+		return err == nil
+	}
+	return Source{Files: files, Keep: keep, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		return byPath[f.Path], nil
 	}}
 }
@@ -130,13 +140,16 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		}
 		work = append(work, f)
 	}
-	gone := map[string]string{} // hash → deleted path, for rename detection
+	gone := map[string][]string{} // hash → deleted paths, for rename detection
 	var deleted []string
-	for p, r := range rows {
-		if !seen[p] {
+	for p := range rows {
+		if !seen[p] && (src.Keep == nil || !src.Keep(p)) {
 			deleted = append(deleted, p)
-			gone[r.hash] = p
 		}
+	}
+	slices.Sort(deleted)
+	for _, p := range deleted {
+		gone[rows[p].hash] = append(gone[rows[p].hash], p)
 	}
 	for i := 0; i < len(work); i += batchSize {
 		batch := work[i:min(i+batchSize, len(work))]
@@ -147,12 +160,11 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 			progress(min(i+batchSize, len(work)), len(work))
 		}
 	}
-	var remaining []string
-	for _, p := range deleted {
-		if gone[rows[p].hash] == p { // not consumed by a rename
-			remaining = append(remaining, p)
-		}
+	var remaining []string // the deleted paths no rename consumed
+	for _, paths := range gone {
+		remaining = append(remaining, paths...)
 	}
+	slices.Sort(remaining)
 	if err := ix.tx(func(c *sqlite3.Conn) error {
 		w, err := newWriter(c)
 		if err != nil {
@@ -184,7 +196,7 @@ type prepared struct {
 }
 
 // syncBatch parses a batch in parallel, then writes it in one transaction.
-func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.File, rows map[string]fileRow, gone map[string]string, st *Stats) error {
+func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.File, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
 	items := make([]prepared, len(batch))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -227,12 +239,13 @@ func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.F
 				if err := w.delete(it.file.Path); err != nil {
 					return err
 				}
-			case it.note != nil && gone[it.note.Hash] != "":
+			case it.note != nil && len(gone[it.note.Hash]) > 0:
 				st.Renamed++
-				if err := w.delete(gone[it.note.Hash]); err != nil {
+				old := gone[it.note.Hash]
+				if err := w.delete(old[0]); err != nil {
 					return err
 				}
-				delete(gone, it.note.Hash)
+				gone[it.note.Hash] = old[1:]
 			default:
 				st.Added++
 			}
@@ -265,8 +278,12 @@ func safeNote(ctx context.Context, noteOf noteFunc, f vault.File) (n *vault.Note
 
 // writeFile inserts a file's rows (its old rows are already gone). A file
 // that cannot be indexed keeps a row without chunks, so that it is not
-// retried until it changes.
+// retried until it changes — unless the failure was not the file's fault
+// (Warning.Retry): then it gets no row and the next sync tries again.
 func (ix *Index) writeFile(w *writer, an *analysis.Analyzer, it prepared) error {
+	if it.note == nil && slices.ContainsFunc(it.warnings, func(w vault.Warning) bool { return w.Retry }) {
+		return nil
+	}
 	kind, hash, pdfJSON := kindOf(it.file.Path), "", ""
 	var chunks []chunk.Chunk
 	if it.note != nil {

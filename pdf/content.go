@@ -15,8 +15,10 @@ const (
 	// form drawn many times by many nested forms cannot multiply the work.
 	maxForms = 256
 	// ctxCheckOps is how many content operators run between checks of the
-	// context.
-	ctxCheckOps = 1024
+	// context, and ctxCheckGlyphs how many glyphs are shown (decoding one
+	// can take a while with a large CMap).
+	ctxCheckOps    = 64
+	ctxCheckGlyphs = 256
 )
 
 // A glyph is one shown character code with its position, in a frame
@@ -30,7 +32,9 @@ type glyph struct {
 }
 
 // stop is the panic value that ends interpretation early: err is the
-// context's error, or nil when the page's text budget is used up.
+// context's error, or nil when the page's text budget is used up. Any
+// other panic comes from malformed content (the library panics on
+// decoding and parse errors) and ends only the stream it occurs in.
 type stop struct{ err error }
 
 // interp lays out the glyphs shown by one page, including those drawn by
@@ -44,11 +48,13 @@ type stop struct{ err error }
 // Interpret and the codes decoded by its font encoders.
 type interp struct {
 	ctx     context.Context
-	text    layout // the page's text so far
-	maxText int    // stop collecting beyond this many bytes
-	cut     bool   // stopped because of maxText
-	ops     int    // operators run, for context checks
-	forms   int    // form XObjects executed
+	fonts   *fontCache // the document's fonts
+	text    layout     // the page's text so far
+	maxText int        // stop collecting beyond this many bytes
+	cut     bool       // stopped because of maxText
+	ops     int        // operators run, for context checks
+	glyphs  int        // glyphs shown, for context checks
+	forms   int        // form XObjects executed
 }
 
 // gstate is the part of the graphics state that affects text placement:
@@ -77,28 +83,27 @@ type scope struct {
 }
 
 // run interprets the page's content streams, laying out text into in. It
-// returns the context's error if interpretation was cancelled, and ok=false
-// if it failed: malformed content or a panic inside the PDF library.
-func (in *interp) run(p lpdf.Page) (ok bool, err error) {
+// returns the context's error if interpretation was cancelled. When the
+// content fails part way (malformed or truncated stream, a panic inside
+// the PDF library), the text laid out until then is kept.
+func (in *interp) run(p lpdf.Page) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if s, isStop := r.(stop); isStop {
-				ok, err = s.err == nil, s.err
-				return
+				err = s.err
 			}
-			ok = false
 		}
 	}()
 	if p.V.IsNull() {
-		return true, nil
+		return nil
 	}
 	contents := p.V.Key("Contents")
 	if contents.IsNull() {
-		return true, nil
+		return nil
 	}
 	s := &scope{in: in, res: inheritedResources(p.V), g: gstate{ctm: identity(), hscale: 1}}
 	s.exec(contents)
-	return true, nil
+	return nil
 }
 
 // inheritedResources returns the /Resources of a page, which may be
@@ -120,9 +125,9 @@ func inheritedResources(page lpdf.Value) lpdf.Value {
 }
 
 // exec interprets the content stream (or array of streams) strm, unless
-// it would hang the library's tokenizer (see checkStream).
+// the library must not be given it (see checkStream).
 func (s *scope) exec(strm lpdf.Value) {
-	safe, err := checkStream(s.in.ctx, strm)
+	safe, err := checkStream(s.in.ctx, strm, contentStream)
 	if err != nil {
 		panic(stop{err: err})
 	}
@@ -142,9 +147,23 @@ func (s *scope) exec(strm lpdf.Value) {
 func (in *interp) tick() {
 	in.ops++
 	if in.ops%ctxCheckOps == 0 {
-		if err := in.ctx.Err(); err != nil {
-			panic(stop{err: err})
-		}
+		in.checkContext()
+	}
+}
+
+// tickGlyph counts a shown glyph and checks the context every
+// ctxCheckGlyphs.
+func (in *interp) tickGlyph() {
+	in.glyphs++
+	if in.glyphs%ctxCheckGlyphs == 0 {
+		in.checkContext()
+	}
+}
+
+// checkContext stops interpretation if the context is done.
+func (in *interp) checkContext() {
+	if err := in.ctx.Err(); err != nil {
+		panic(stop{err: err})
 	}
 }
 
@@ -242,7 +261,16 @@ func (s *scope) op(op string, args []lpdf.Value) {
 
 // form executes the form XObject called name with its own resources and
 // matrix (PDF 32000-1 §8.10). Image XObjects carry no text and are skipped.
+// A form whose content fails keeps the text shown until then, and the
+// page goes on after it.
 func (s *scope) form(name string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isStop := r.(stop); isStop {
+				panic(r)
+			}
+		}
+	}()
 	xo := s.res.Key("XObject").Key(name)
 	if xo.Kind() != lpdf.Stream || xo.Key("Subtype").Name() != "Form" {
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"unicode/utf8"
 
@@ -24,8 +25,16 @@ import (
 //
 // Extract never panics: a panic inside the PDF library is recovered and
 // returned as an error wrapping ErrCorrupt. A page whose text extraction
-// fails or panics (malformed content stream, unsupported filter, ...) is
-// kept with empty text so that the rest of the document still counts.
+// fails or panics part way (malformed content stream, unsupported filter,
+// ...) keeps the text found before the failure, possibly none, so that
+// the rest of the document still counts. Content the library must not be
+// given (see checkStream) is skipped.
+//
+// Crafted files are vetted before the library sees them (see checkXref
+// and checkStream), but the library was not written for hostile input and
+// in-process extraction is not guaranteed to terminate, or to keep its
+// memory bounded, on every crafted file: run untrusted files through
+// Isolated.
 //
 // ctx is checked before each page (and periodically while a page's content
 // is interpreted); on cancellation Extract returns an error wrapping
@@ -80,7 +89,11 @@ func readFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	limit := max // read one byte more than max to notice growth
+	if limit < math.MaxInt64 {
+		limit++
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit))
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
@@ -93,15 +106,19 @@ func readFile(path string, max int64) ([]byte, error) {
 // extractPages walks the page tree of r and collects the text of at most
 // opts.MaxPages pages and opts.MaxTextBytes bytes of text.
 func extractPages(ctx context.Context, r *lpdf.Reader, opts Options) (*Document, error) {
-	pages, numPages, more := collectPages(r, opts.MaxPages)
+	pages, numPages, more, err := collectPages(ctx, r, opts.MaxPages)
+	if err != nil {
+		return nil, err
+	}
 	doc := &Document{NumPages: numPages, Pages: make([]Page, 0, len(pages)), Truncated: more}
 	remaining := opts.MaxTextBytes
+	fonts := newFontCache()
 	for i, p := range pages {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		text, cut, err := pageText(ctx, p, remaining)
-		if err != nil { // only cancellation: page failures yield empty text
+		text, cut, err := pageText(ctx, p, remaining, fonts)
+		if err != nil { // only cancellation: a failing page keeps the text found before
 			return nil, err
 		}
 		if len(text) > remaining {

@@ -3,6 +3,7 @@ package pdf
 import (
 	"context"
 	"math"
+	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -23,10 +24,12 @@ type font struct {
 	wscale    float64           // glyph units to text space (1/1000, or FontMatrix for Type3)
 	sizeScale float64           // em size relative to the font size (Type3 FontMatrix)
 	codes     map[int]glyphInfo // decoded codes
+	cache     *fontCache        // the document's font cache, which bounds codes
 }
 
 // cidWidth is one run of the /W array of a CIDFont: codes lo..hi have width
-// w, or widths ws[code-lo] when ws is set.
+// w, or widths ws[code-lo] when ws is set. A font's runs are sorted and
+// disjoint (see parseCIDWidths).
 type cidWidth struct {
 	lo, hi int
 	w      float64
@@ -45,9 +48,67 @@ type glyphInfo struct {
 const (
 	defaultGlyphWidth = 500
 	courierGlyphWidth = 600
-	// maxCIDWidthRuns bounds the /W array that is parsed.
+	// maxCIDWidthRuns bounds the runs of a /W array that are parsed, and
+	// maxCIDWidths the widths listed by its arrays.
 	maxCIDWidthRuns = 1 << 16
+	maxCIDWidths    = 1 << 18
+	// maxCode is the largest character code: codes are one or two bytes.
+	maxCode = 0xffff
+	// maxDifferences bounds the /Differences array of a simple font's
+	// encoding (256 codes need at most 512 entries): the library scans it
+	// all for every code it decodes.
+	maxDifferences = 1024
 )
+
+// Bounds on the fonts cached for one document (see fontCache).
+const (
+	maxCachedFonts  = 1024
+	maxCachedGlyphs = 1 << 20
+	maxFontKeyBytes = 1 << 16
+)
+
+// fontCache holds the fonts read for one document, shared by its pages and
+// forms. A font is keyed by the text of its dictionary (lpdf.Value.String),
+// which spells out its direct entries and names the indirect objects it
+// refers to, whose meaning is fixed within a file: equal keys make equal
+// fonts, however many resource dictionaries refer to them.
+type fontCache struct {
+	fonts  map[string]*font
+	glyphs int // codes decoded and cached by all fonts
+}
+
+// newFontCache returns an empty cache.
+func newFontCache() *fontCache {
+	return &fontCache{fonts: make(map[string]*font)}
+}
+
+// get returns the font whose dictionary lookup returns. A dictionary that
+// cannot be read, or a font that cannot be set up, is replaced by a plain
+// PDFDocEncoding font rather than failing the page. It panics with stop if
+// ctx is cancelled while checking the font's /ToUnicode CMap.
+func (c *fontCache) get(ctx context.Context, lookup func() lpdf.Value) *font {
+	v := safeValue(lookup)
+	key := v.String()
+	if f, ok := c.fonts[key]; ok {
+		return f
+	}
+	f := func() (f *font) {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, isStop := r.(stop); isStop {
+					panic(r)
+				}
+				f = newFont(ctx, lpdf.Value{})
+			}
+		}()
+		return newFont(ctx, v)
+	}()
+	f.cache = c
+	if len(c.fonts) < maxCachedFonts && len(key) <= maxFontKeyBytes {
+		c.fonts[key] = f
+	}
+	return f
+}
 
 // newFont reads the font dictionary v (which may be null, for a font
 // resource that is missing: its codes are then read as PDFDocEncoding).
@@ -72,10 +133,14 @@ func newFont(ctx context.Context, v lpdf.Value) *font {
 			}
 		}
 	}
-	// The library reads /ToUnicode only when there is no /Encoding.
-	if v.Key("Encoding").IsNull() && !toUnicodeSafe(ctx, v) {
+	// The library reads /ToUnicode only when there is no /Encoding, or
+	// when it is /Identity-H; it scans /Differences for every code.
+	enc := v.Key("Encoding")
+	switch {
+	case (enc.IsNull() || enc.Name() == "Identity-H") && !toUnicodeSafe(ctx, v),
+		enc.Kind() == lpdf.Dict && enc.Key("Differences").Len() > maxDifferences:
 		f.enc = nil // codes read as Latin-1
-	} else {
+	default:
 		lf := lpdf.Font{V: v}
 		f.enc = lf.Encoder()
 	}
@@ -120,7 +185,7 @@ func toUnicodeSafe(ctx context.Context, v lpdf.Value) bool {
 	if cmap.Kind() != lpdf.Stream {
 		return true
 	}
-	safe, err := checkStream(ctx, cmap)
+	safe, err := checkStream(ctx, cmap, cmapStream)
 	if err != nil {
 		panic(stop{err: err})
 	}
@@ -128,28 +193,65 @@ func toUnicodeSafe(ctx context.Context, v lpdf.Value) bool {
 }
 
 // parseCIDWidths reads a CIDFont /W array: "c [w1 w2 ...]" and
-// "cfirst clast w" runs (PDF 32000-1 §9.7.4.3).
+// "cfirst clast w" runs (PDF 32000-1 §9.7.4.3). Runs are clipped to the
+// codes 0..maxCode and returned sorted and disjoint, so that width can
+// search them: where runs overlap (which the specification does not
+// allow), the one starting first wins, the earlier one in the array on a
+// tie.
 func parseCIDWidths(w lpdf.Value) []cidWidth {
-	var runs []cidWidth
-	for i := 0; i+1 < w.Len() && len(runs) < maxCIDWidthRuns; {
-		lo := int(w.Index(i).Int64())
+	type run struct {
+		start int64 // the run's first code as written, before clipping
+		cidWidth
+	}
+	var runs []run
+	widths := 0
+	for i, n := 0, 0; i+1 < w.Len() && n < maxCIDWidthRuns && widths < maxCIDWidths; n++ {
+		lo := w.Index(i).Int64()
 		next := w.Index(i + 1)
 		if next.Kind() == lpdf.Array {
-			ws := make([]float64, 0, next.Len())
-			for j := 0; j < next.Len(); j++ {
-				ws = append(ws, next.Index(j).Float64())
-			}
-			runs = append(runs, cidWidth{lo: lo, hi: lo + len(ws) - 1, ws: ws})
 			i += 2
+			// Only the widths of codes 0..maxCode are kept.
+			from, to := max(0, -lo), min(int64(next.Len()), maxCode+1-lo)
+			if from >= to {
+				continue
+			}
+			to = min(to, from+int64(maxCIDWidths-widths))
+			ws := make([]float64, 0, to-from)
+			for j := from; j < to; j++ {
+				ws = append(ws, next.Index(int(j)).Float64())
+			}
+			widths += len(ws)
+			runs = append(runs, run{lo, cidWidth{lo: int(lo + from), hi: int(lo + to - 1), ws: ws}})
 			continue
 		}
 		if i+2 >= w.Len() {
 			break
 		}
-		runs = append(runs, cidWidth{lo: lo, hi: int(next.Int64()), w: w.Index(i + 2).Float64()})
+		hi, width := next.Int64(), w.Index(i+2).Float64()
 		i += 3
+		if clo, chi := max(lo, 0), min(hi, maxCode); clo <= chi {
+			runs = append(runs, run{lo, cidWidth{lo: int(clo), hi: int(chi), w: width}})
+		}
 	}
-	return runs
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].start < runs[j].start })
+	out := make([]cidWidth, 0, len(runs))
+	for _, r := range runs {
+		// A run starting later keeps only its codes beyond the runs
+		// before it: the one before it in out ends last (runs are
+		// trimmed to not overlap, and sorted).
+		if n := len(out); n > 0 && r.lo <= out[n-1].hi {
+			prevHi := out[n-1].hi
+			if r.hi <= prevHi {
+				continue
+			}
+			if r.ws != nil {
+				r.ws = r.ws[prevHi+1-r.lo:]
+			}
+			r.lo = prevHi + 1
+		}
+		out = append(out, r.cidWidth)
+	}
+	return out
 }
 
 // forEachCode calls fn for every character code in the string operand raw:
@@ -172,13 +274,19 @@ func (f *font) forEachCode(raw string, fn func(code int, wordSpace bool)) {
 	}
 }
 
-// glyph returns the text and width of code, decoding it once per font.
+// glyph returns the text and width of code, decoding it once per font
+// while the document's cache has room.
 func (f *font) glyph(code int) glyphInfo {
 	if g, ok := f.codes[code]; ok {
 		return g
 	}
 	g := glyphInfo{text: f.decode(code), width: f.width(code)}
-	f.codes[code] = g
+	if f.cache == nil || f.cache.glyphs < maxCachedGlyphs {
+		f.codes[code] = g
+		if f.cache != nil {
+			f.cache.glyphs++
+		}
+	}
 	return g
 }
 
@@ -199,7 +307,10 @@ func (f *font) decode(code int) string {
 	} else {
 		raw = string([]byte{byte(code)})
 	}
-	s := f.enc.Decode(raw)
+	s, ok := decodeSafe(f.enc, raw)
+	if !ok {
+		return "" // the library's decoder panicked on this code
+	}
 	if utf8.ValidString(s) {
 		return s
 	}
@@ -212,19 +323,29 @@ func (f *font) decode(code int) string {
 	return string(rune(code))
 }
 
+// decodeSafe decodes raw with enc, and reports false if it panicked (the
+// library's CMap decoder indexes byte strings from the file unchecked).
+func decodeSafe(enc lpdf.TextEncoding, raw string) (s string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			s, ok = "", false
+		}
+	}()
+	return enc.Decode(raw), true
+}
+
 // width returns the advance width of code in glyph units.
 func (f *font) width(code int) float64 {
 	if f.composite {
-		for _, r := range f.cidWidths {
-			if code < r.lo || code > r.hi {
-				continue
-			}
-			if r.ws != nil {
-				return r.ws[code-r.lo]
-			}
-			return r.w
+		runs := f.cidWidths
+		i := sort.Search(len(runs), func(i int) bool { return runs[i].hi >= code })
+		if i == len(runs) || runs[i].lo > code {
+			return f.defWidth
 		}
-		return f.defWidth
+		if runs[i].ws != nil {
+			return runs[i].ws[code-runs[i].lo]
+		}
+		return runs[i].w
 	}
 	if i := code - f.first; i >= 0 && i < len(f.widths) {
 		return f.widths[i]

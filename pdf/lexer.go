@@ -1,6 +1,9 @@
 package pdf
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // tokenKind classifies the tokens of lexer.
 type tokenKind int
@@ -29,13 +32,23 @@ type token struct {
 // vet the cross-reference chain (see checkXref) before the PDF library
 // reads it, and always makes progress, so it cannot loop.
 type lexer struct {
-	data  []byte
-	pos   int
-	depth int // nesting of the dictionary or array being read
+	data     []byte
+	pos      int
+	depth    int  // nesting of the object being parsed
+	values   int  // values parsed so far
+	overflow bool // more than maxParsedValues values were parsed
 }
 
-// maxLexerDepth bounds the nesting of dictionaries and arrays read.
-const maxLexerDepth = 64
+// Bounds on the objects the lexer parses (see object).
+const (
+	// maxLexerDepth bounds the nesting of objects parsed. It equals the PDF
+	// library's own limit, so that every object the library can parse is
+	// parsed here too (a guard that gave up earlier could be bypassed).
+	maxLexerDepth = 1000
+	// maxParsedValues bounds the values parsed by one lexer: objects that
+	// take more to vet are refused (see errTooComplex).
+	maxParsedValues = 1 << 18
+)
 
 // next returns the next token, skipping white space and comments.
 func (l *lexer) next() token {
@@ -129,87 +142,178 @@ func (l *lexer) name() string {
 	return string(b)
 }
 
-// dictEntries reads a dictionary whose "<<" has been read and returns, for
-// each top-level key in want, its value if that is a direct integer, or
-// the integers of its value if that is an array of integers. Nested values
-// are skipped. ok is false if the dictionary is cut short.
-func (l *lexer) dictEntries(want ...string) (ints map[string]int64, arrays map[string][]int64, ok bool) {
-	ints, arrays = make(map[string]int64), make(map[string][]int64)
-	if l.depth >= maxLexerDepth {
-		return ints, arrays, false
-	}
-	l.depth++
-	defer func() { l.depth-- }()
-	for {
-		key := l.next()
-		switch key.kind {
-		case tokDictClose:
-			return ints, arrays, true
-		case tokName:
-		default:
-			return ints, arrays, false
-		}
-		wanted := false
-		for _, w := range want {
-			wanted = wanted || w == key.s
-		}
-		v := l.next()
-		switch {
-		case v.kind == tokInt:
-			save := l.pos
-			if g := l.next(); g.kind == tokInt {
-				if r := l.next(); r.kind == tokKeyword && r.s == "R" {
-					continue // an indirect reference, not an integer
-				}
-			}
-			l.pos = save
-			if wanted {
-				ints[key.s] = v.n
-			}
-		case v.kind == tokArrayOpen:
-			nums, ok := l.arrayInts()
-			if !ok {
-				return ints, arrays, false
-			}
-			if wanted {
-				arrays[key.s] = nums
-			}
-		case v.kind == tokDictOpen:
-			if _, _, ok := l.dictEntries(); !ok {
-				return ints, arrays, false
-			}
-		case v.kind == tokEOF || v.kind == tokDictClose || v.kind == tokArrayClose:
-			return ints, arrays, false
-		}
-	}
+// pkind classifies the values parsed by lexer.object.
+type pkind int
+
+const (
+	pNull   pkind = iota
+	pBool         // true or false
+	pInt          // integer, in pval.n
+	pReal         // other number
+	pName         // name, in pval.s
+	pString       // string; content not kept
+	pRef          // indirect reference: object pval.n, generation pval.gen
+	pArray        // array, in pval.arr
+	pDict         // dictionary, in pval.dict
+	pStream       // stream: its dictionary in pval.dict, its data offset in pval.n
+	pObjDef       // nested "n g obj ... endobj" (which the library accepts)
+)
+
+// pval is a parsed PDF object.
+type pval struct {
+	kind pkind
+	n    int64
+	gen  int64
+	s    string
+	arr  []pval
+	dict map[string]pval
 }
 
-// arrayInts reads an array whose "[" has been read and returns its direct
-// integers; nested arrays and dictionaries are skipped.
-func (l *lexer) arrayInts() ([]int64, bool) {
+// key returns the value of a dictionary or stream entry (null if absent).
+func (v pval) key(k string) pval { return v.dict[k] }
+
+// object parses the next object the way the PDF library's readObject does
+// (github.com/ledongthuc/pdf lex.go), so that whatever the library accepts
+// is seen here as the library sees it: "]" and ">>" where a value is due
+// are null, indirect references are recognised by look-ahead, a dictionary
+// followed by the "stream" keyword is a stream, and "n g obj" nests an
+// object definition. ok is false where the library fails to parse (its
+// readObject panics) and when the object is too large to vet (l.overflow).
+func (l *lexer) object() (v pval, ok bool) {
+	return l.objectFrom(l.next())
+}
+
+// objectFrom parses the object starting with token t.
+func (l *lexer) objectFrom(t token) (v pval, ok bool) {
+	l.values++
+	if l.values > maxParsedValues {
+		l.overflow = true
+		return pval{}, false
+	}
 	if l.depth >= maxLexerDepth {
-		return nil, false
+		return pval{}, false
 	}
 	l.depth++
 	defer func() { l.depth-- }()
-	var nums []int64
-	for {
-		t := l.next()
-		switch t.kind {
-		case tokArrayClose:
-			return nums, true
-		case tokInt:
-			nums = append(nums, t.n)
-		case tokArrayOpen:
-			if _, ok := l.arrayInts(); !ok {
-				return nil, false
+	switch t.kind {
+	case tokDictOpen:
+		return l.dictBody()
+	case tokArrayOpen:
+		var arr []pval
+		for {
+			e := l.next()
+			switch e.kind {
+			case tokArrayClose:
+				return pval{kind: pArray, arr: arr}, true
+			case tokEOF:
+				return pval{}, false
 			}
-		case tokDictOpen:
-			if _, _, ok := l.dictEntries(); !ok {
-				return nil, false
+			ev, ok := l.objectFrom(e)
+			if !ok {
+				return pval{}, false
 			}
-		case tokEOF, tokDictClose:
-			return nil, false
+			arr = append(arr, ev)
+		}
+	case tokDictClose, tokArrayClose:
+		return pval{kind: pNull}, true
+	case tokName:
+		return pval{kind: pName, s: t.s}, true
+	case tokString:
+		return pval{kind: pString}, true
+	case tokInt:
+		return l.intOrRef(t)
+	case tokKeyword:
+		switch t.s {
+		case "null":
+			return pval{kind: pNull}, true
+		case "true", "false":
+			return pval{kind: pBool}, true
+		}
+		if _, err := strconv.ParseFloat(t.s, 64); err == nil {
+			return pval{kind: pReal}, true
 		}
 	}
+	return pval{}, false
+}
+
+// dictBody parses a dictionary whose "<<" has been read, and the stream
+// that may follow it.
+func (l *lexer) dictBody() (pval, bool) {
+	d := make(map[string]pval)
+	for {
+		k := l.next()
+		if k.kind == tokDictClose {
+			break
+		}
+		if k.kind != tokName {
+			return pval{}, false
+		}
+		v, ok := l.object()
+		if !ok {
+			return pval{}, false
+		}
+		d[k.s] = v
+	}
+	save := l.pos
+	if t := l.next(); t.kind != tokKeyword || t.s != "stream" {
+		l.pos = save
+		return pval{kind: pDict, dict: d}, true
+	}
+	// The data starts after the end of line that ends the keyword.
+	switch {
+	case l.pos < len(l.data) && l.data[l.pos] == '\r':
+		l.pos++
+		if l.pos < len(l.data) && l.data[l.pos] == '\n' {
+			l.pos++
+		}
+	case l.pos < len(l.data) && l.data[l.pos] == '\n':
+		l.pos++
+	default:
+		return pval{}, false
+	}
+	return pval{kind: pStream, dict: d, n: int64(l.pos)}, true
+}
+
+// intOrRef parses an integer t that may start "n g R" or "n g obj".
+func (l *lexer) intOrRef(t token) (pval, bool) {
+	if t.n < 0 || t.n > math.MaxUint32 {
+		return pval{kind: pInt, n: t.n}, true
+	}
+	save := l.pos
+	g := l.next()
+	if g.kind == tokInt && g.n >= 0 && g.n <= math.MaxUint16 {
+		switch r := l.next(); {
+		case r.kind == tokKeyword && r.s == "R":
+			return pval{kind: pRef, n: t.n, gen: g.n}, true
+		case r.kind == tokKeyword && r.s == "obj":
+			inner, ok := l.object()
+			if !ok {
+				return pval{}, false
+			}
+			if inner.kind != pStream {
+				if e := l.next(); e.kind != tokKeyword || e.s != "endobj" {
+					return pval{}, false
+				}
+			}
+			return pval{kind: pObjDef}, true
+		}
+	}
+	l.pos = save
+	return pval{kind: pInt, n: t.n}, true
+}
+
+// objectAt parses the definition "num gen obj VALUE" at offset off of
+// data, as the library resolves an indirect object: ok is false unless
+// the definition is there with that number and generation.
+func objectAt(data []byte, off, num, gen int64) (v pval, ok bool, overflow bool) {
+	if off < 0 || off >= int64(len(data)) {
+		return pval{}, false, false
+	}
+	l := &lexer{data: data, pos: int(off)}
+	n, g, o := l.next(), l.next(), l.next()
+	if n.kind != tokInt || g.kind != tokInt || o.kind != tokKeyword || o.s != "obj" || n.n != num || g.n != gen {
+		return pval{}, false, false
+	}
+	v, ok = l.object()
+	return v, ok, l.overflow
 }

@@ -28,24 +28,13 @@ func (s *scope) moveLine(tx, ty float64) {
 	s.tm = s.tlm
 }
 
-// font returns the font resource called name, reading it on first use. A
-// font whose dictionary or /ToUnicode CMap cannot be parsed is replaced by
-// a plain PDFDocEncoding font rather than failing the page.
+// font returns the font resource called name, from the document's font
+// cache (see fontCache.get), remembering it for this scope.
 func (s *scope) font(name string) *font {
 	if f, ok := s.fonts[name]; ok {
 		return f
 	}
-	f := func() (f *font) {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, isStop := r.(stop); isStop {
-					panic(r)
-				}
-				f = newFont(s.in.ctx, lpdf.Value{})
-			}
-		}()
-		return newFont(s.in.ctx, s.res.Key("Font").Key(name))
-	}()
+	f := s.in.fonts.get(s.in.ctx, func() lpdf.Value { return s.res.Key("Font").Key(name) })
 	s.fonts[name] = f
 	return f
 }
@@ -69,10 +58,11 @@ func (s *scope) showArray(arr lpdf.Value) {
 // matrix past them (PDF 32000-1 §9.4.4).
 func (s *scope) show(raw string) {
 	if s.g.font == nil {
-		s.g.font = newFont(s.in.ctx, lpdf.Value{})
+		s.g.font = s.in.fonts.get(s.in.ctx, func() lpdf.Value { return lpdf.Value{} })
 	}
 	f, g := s.g.font, &s.g
 	f.forEachCode(raw, func(code int, isSpace bool) {
+		s.in.tickGlyph()
 		gi := f.glyph(code)
 		trm := matrix{g.fontSize * g.hscale, 0, 0, g.fontSize, 0, g.rise}.mul(s.tm).mul(g.ctm)
 		w0 := gi.width * f.wscale

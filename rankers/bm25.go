@@ -13,8 +13,9 @@ import (
 type BM25 struct {
 	ix   *index.Index
 	snap *vault.Snapshot
-	// chunks reports how many chunks a note has in memory, so a hit from
-	// an index that lags the snapshot is dropped, never misattributed.
+	// chunks reports how many chunks a note has in memory; with the file
+	// hash it drops hits from an index row of another version of a note
+	// (an `index` run racing the server), never misattributing them.
 	chunks func(note int) int
 }
 
@@ -46,9 +47,10 @@ func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, i
 	rows := 0
 	err := b.ix.Search(ctx, req.Query, bound, func(h index.Hit) bool {
 		rows++
-		note, ok := b.snap.Index(h.Path)
-		if !ok || h.Chunk >= b.chunks(note) || (req.Allow != nil && !req.Allow(note)) {
-			return true
+		note, ok := b.snap.IndexExact(h.Path)
+		if !ok || h.Chunk < 0 || h.Chunk >= b.chunks(note) || h.FileHash != b.snap.Notes[note].Hash ||
+			(req.Allow != nil && !req.Allow(note)) {
+			return true // filtered, or from a different version of the note
 		}
 		if req.Block {
 			out = append(out, Candidate{Note: note, Chunk: h.Chunk, Score: h.Score})

@@ -55,8 +55,8 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	}
 	e := &Embeddings{model: model, alias: alias, dim: dim, nNotes: len(snap.Notes)}
 	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
-		note, ok := snap.Index(ref.Path)
-		if !ok || ref.Chunk >= chunks(note) || len(vec) != dim {
+		note, ok := snap.IndexExact(ref.Path)
+		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != dim {
 			return nil
 		}
 		for _, x := range vec {

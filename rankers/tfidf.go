@@ -1,10 +1,12 @@
 package rankers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -342,6 +344,36 @@ func (t *TFIDF) Rank(ctx context.Context, req Request) ([]Candidate, error) {
 		}
 	}
 	return TopK(cands, req.Limit), ctx.Err()
+}
+
+// BestChunk returns the note's chunk with the highest cosine against the
+// query, or NoChunk when none shares a term with it. Note-level hits show
+// their snippet from this chunk, the passage that earned the note its rank.
+func (t *TFIDF) BestChunk(query string, note int) int {
+	if note < 0 || note >= t.numNotes {
+		return NoChunk
+	}
+	lo, hi := uint32(t.chunkBase[note]), uint32(t.chunkBase[note+1])
+	if lo == hi {
+		return NoChunk
+	}
+	ids, weights := t.queryVector(query)
+	scores := make([]float32, hi-lo)
+	for i, id := range ids {
+		ps := t.chunks[id]
+		j, _ := slices.BinarySearchFunc(ps, lo, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
+		for ; j < len(ps) && ps[j].doc < hi; j++ {
+			scores[ps[j].doc-lo] += ps[j].w * weights[i]
+		}
+	}
+	best := NoChunk
+	var top float32
+	for c, s := range scores {
+		if s > top {
+			best, top = c, s
+		}
+	}
+	return best
 }
 
 // queryVector returns the query's known terms and their normalised

@@ -719,3 +719,45 @@ body text
 		}
 	}
 }
+
+func TestTFIDFBestChunk(t *testing.T) {
+	long := "# Alpha\n\n" + strings.Repeat("gardening soil compost ", 200) +
+		"\n\n# Beta\n\n" + strings.Repeat("telescope mirror lens ", 200) +
+		"\n\n# Gamma\n\n" + strings.Repeat("sourdough starter flour ", 200) + "\n"
+	c := build(t, long, "a short note about telescope eyepieces\n")
+	if len(c.chunks[0]) < 3 {
+		t.Fatalf("long note split into %d chunks, want ≥3", len(c.chunks[0]))
+	}
+	tests := []struct {
+		query   string
+		note    int
+		heading string // heading of the chunk we expect, "" for NoChunk
+	}{
+		{"telescope mirror", 0, "Beta"},
+		{"sourdough", 0, "Gamma"},
+		{"compost", 0, "Alpha"},
+		{"unrelated words", 0, ""},
+		{"telescope", 1, "first"},
+		{"telescope", 7, ""}, // out of range
+	}
+	for _, tt := range tests {
+		got := c.idx.BestChunk(tt.query, tt.note)
+		switch {
+		case tt.heading == "":
+			if got != rankers.NoChunk {
+				t.Errorf("BestChunk(%q, %d) = %d, want NoChunk", tt.query, tt.note, got)
+			}
+		case tt.heading == "first":
+			if got != 0 {
+				t.Errorf("BestChunk(%q, %d) = %d, want 0", tt.query, tt.note, got)
+			}
+		default:
+			if got == rankers.NoChunk {
+				t.Fatalf("BestChunk(%q, %d) = NoChunk", tt.query, tt.note)
+			}
+			if hp := c.chunks[tt.note][got].Headings; len(hp) == 0 || hp[len(hp)-1] != tt.heading {
+				t.Errorf("BestChunk(%q, %d) = chunk under %v, want %q", tt.query, tt.note, hp, tt.heading)
+			}
+		}
+	}
+}

@@ -210,9 +210,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	weights := e.Weights()
-	if req.Weights != nil {
-		weights = req.Weights
-	}
+	maps.Copy(weights, req.Weights) // a request's weights override per signal
 	fusing, observed := splitByWeight(lists, weights)
 	if len(fusing) == 0 { // only zero-weight signals asked for: they rank
 		fusing, observed, weights = observed, nil, nil
@@ -389,6 +387,11 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 		c := e.chunks[f.Note][f.Chunk]
 		start, end = c.Start, c.End
 		h.LineStart, h.LineEnd = c.LineStart, c.LineEnd
+	} else if best := e.tfidf.BestChunk(req.Query, f.Note); best != rankers.NoChunk {
+		// A long note's snippet comes from its best passage, not from
+		// whichever lines of the whole body happen to repeat query terms.
+		c := e.chunks[f.Note][best]
+		start, end = c.Start, c.End
 	}
 	sn := e.snippet(n, start, end, req.Query)
 	h.Snippet = sn.text

@@ -127,11 +127,28 @@ func typeName(v any) string {
 func (f frontmatterFilter) match(n *vault.Note) bool {
 	for _, c := range f {
 		v, ok := lookupKey(n.Frontmatter, c.key)
-		if !ok || !c.matches(v, isTagKey(c.key)) {
+		if !ok {
+			return false
+		}
+		switch strings.ToLower(c.key) {
+		case "tags", "tag": // "tags: a, b" and "tags: [a, b]" are the same tags
+			v = toAny(n.FrontmatterTags)
+		case "aliases", "alias":
+			v = toAny(n.Aliases)
+		}
+		if !c.matches(v, isTagKey(c.key)) {
 			return false
 		}
 	}
 	return true
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 func (c fmCondition) matches(v any, tagKey bool) bool {

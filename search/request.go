@@ -44,7 +44,8 @@ type Request struct {
 	Tag string
 	// Signals restricts the signals used (nil: every available one).
 	Signals []string
-	// Weights override the equal RRF weights (experiments only).
+	// Weights override the engine's RRF weights signal by signal
+	// (experiments and eval).
 	Weights map[string]float64
 	// NoSnippets skips snippet and age rendering (evaluation).
 	NoSnippets bool

@@ -416,3 +416,29 @@ func write(t *testing.T, dir, name, text string) {
 		t.Fatal(err)
 	}
 }
+
+func TestFrontmatterFilterStringFormTags(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "list.md", "---\ntags: [recipe, bread]\naliases: [Loaf]\n---\nflour\n")
+	write(t, dir, "comma.md", "---\ntags: recipe, bread\naliases: Loaf\n---\nflour\n")
+	write(t, dir, "space.md", "---\ntags: \"#recipe soup\"\n---\nflour\n")
+	write(t, dir, "other.md", "---\ntags: soup\n---\nflour\n")
+	e, err := newEngine(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		filter map[string]any
+		want   []string
+	}{
+		{map[string]any{"tags": "recipe"}, []string{"comma.md", "list.md", "space.md"}},
+		{map[string]any{"tags": []any{"bread", "soup"}}, []string{"comma.md", "list.md", "other.md", "space.md"}},
+		{map[string]any{"aliases": "loaf"}, []string{"comma.md", "list.md"}},
+	} {
+		got := hitPaths(mustSearch(t, e, Request{Query: "flour", Limit: 10, Frontmatter: tt.filter}))
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%v: %q, want %q", tt.filter, got, tt.want)
+		}
+	}
+}

@@ -4,37 +4,55 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"net/url"
-	"os"
 	"path"
-	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/edit"
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // ReadNoteInput names a note by path or by title.
 type ReadNoteInput struct {
-	Path  string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
-	Title string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]."`
+	Path    string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
+	Title   string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; today, yesterday, tomorrow and daily (= today) name daily notes when no note has that name."`
+	Format  string `json:"format,omitempty" jsonschema:"full (default): body and links; map: an outline without the body: headings with section sizes, frontmatter keys, link, embed and tag counts."`
+	Section string `json:"section,omitempty" jsonschema:"Only this section: a heading's text or its path under parent headings (Heading/Sub), case-insensitive; from the heading to the next heading of the same or a higher level. Headings and links are then those of the section; frontmatter and tags stay the note's."`
 }
 
 // ReadNoteOutput is a parsed note.
 type ReadNoteOutput struct {
 	Path        string          `json:"path"`
 	Title       string          `json:"title"`
-	Frontmatter map[string]any  `json:"frontmatter"`
+	Frontmatter map[string]any  `json:"frontmatter,omitzero" jsonschema:"Decoded YAML frontmatter (full format)."`
 	Tags        []string        `json:"tags"`
 	Aliases     []string        `json:"aliases"`
 	Headings    []vault.Heading `json:"headings"`
-	Links       []LinkInfo      `json:"links" jsonschema:"Outbound links in document order, with their resolution."`
-	Body        string          `json:"body" jsonschema:"Text after the frontmatter."`
+	Links       []LinkInfo      `json:"links,omitzero" jsonschema:"Outbound links in document order, with their resolution (full format; with section, those inside it)."`
+	Body        string          `json:"body" jsonschema:"Text after the frontmatter; with section, the section's text; empty in the map format."`
 	Size        int64           `json:"size"`
 	Modified    string          `json:"modified" jsonschema:"Last modification time, RFC 3339."`
 	AgeDays     int             `json:"age_days"`
+	Format      string          `json:"format" jsonschema:"full or map."`
+	// Section fields, when a section was asked for.
+	Section   string `json:"section,omitempty" jsonschema:"The section returned: its heading path."`
+	LineStart int    `json:"line_start,omitempty" jsonschema:"First file line of the section (its heading), 1-based."`
+	LineEnd   int    `json:"line_end,omitempty" jsonschema:"Last file line of the section."`
+	// Map fields, in the map format only.
+	FrontmatterKeys []string      `json:"frontmatter_keys,omitzero" jsonschema:"Frontmatter keys in sorted order (map format)."`
+	Sections        []SectionInfo `json:"sections,omitzero" jsonschema:"Every heading with the size of its section (map format)."`
+	WikilinksCount  *int          `json:"wikilinks_count,omitempty" jsonschema:"Outbound links that are not embeds: wikilinks and markdown links (map format)."`
+	EmbedsCount     *int          `json:"embeds_count,omitempty" jsonschema:"Embeds (map format)."`
+	TagsCount       *int          `json:"tags_count,omitempty" jsonschema:"Distinct tags (map format)."`
 }
 
 // LinkInfo is one outbound link.
@@ -45,9 +63,15 @@ type LinkInfo struct {
 	Block    string `json:"block,omitempty"`
 	Alias    string `json:"alias,omitempty"`
 	Embed    bool   `json:"embed"`
-	Line     int    `json:"line"`
+	Line     int    `json:"line" jsonschema:"1-based file line."`
 	Status   string `json:"status" jsonschema:"note, attachment or unresolved."`
 	Resolved string `json:"resolved,omitempty" jsonschema:"Vault-relative path the link resolves to."`
+}
+
+// linkInfo describes a resolved link.
+func linkInfo(l vault.Link) LinkInfo {
+	return LinkInfo{Raw: l.Raw, Target: l.Target, Heading: l.Heading, Block: l.Block,
+		Alias: l.Alias, Embed: l.Embed, Line: l.Line, Status: string(l.Kind), Resolved: l.Resolved}
 }
 
 // errNotFound is the one message for a missing note and for a path that
@@ -100,46 +124,17 @@ func ifMissing(p, ext string) string {
 }
 
 // cleanRelPath normalises a user path and refuses anything that could
-// leave the vault (absolute, "..", drive letters, NUL).
-func cleanRelPath(p string) (string, bool) {
-	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
-	if p == "" || strings.ContainsRune(p, 0) || strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" {
-		return "", false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == ".." {
-			return "", false
-		}
-	}
-	c := path.Clean(p)
-	return c, c != "." && !vault.Skipped(path.Base(c)) && !hiddenPath(c)
-}
+// leave the vault or reach a hidden folder.
+func cleanRelPath(p string) (string, bool) { return vault.CleanRelPath(p) }
 
-// hiddenPath reports a path inside a skipped folder (.obsidian, .git, …).
-func hiddenPath(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg != "." && vault.Skipped(seg) {
-			return true
-		}
-	}
-	return false
-}
-
-// readLive parses the note file at a vault-relative path if it exists
-// inside the vault (after resolving symlinks) and is a markdown file.
+// readLive parses the note file at a vault-relative path if it is a
+// markdown note inside the vault, reached without symlinks, regular and
+// within the size limit (a file named in NFD on disk is found too).
 func readLive(snap *vault.Snapshot, rel string) *vault.Note {
 	if !vault.IsNote(rel) {
 		return nil
 	}
-	abs, err := filepath.EvalSymlinks(filepath.Join(snap.Root, filepath.FromSlash(rel)))
-	if err != nil || !vault.Within(snap.Root, abs) {
-		return nil
-	}
-	info, err := os.Stat(abs)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > vault.DefaultMaxFileSize {
-		return nil
-	}
-	raw, err := os.ReadFile(abs)
+	raw, info, err := edit.ReadFile(snap.Root, rel, vault.DefaultMaxFileSize)
 	if err != nil {
 		return nil
 	}
@@ -151,23 +146,93 @@ func readLive(snap *vault.Snapshot, rel string) *vault.Note {
 	return n
 }
 
-func (s *Server) readNoteOutput(n *vault.Note) ReadNoteOutput {
-	snap := s.engine().Snapshot()
+// Formats of obsidian_read_note.
+const (
+	formatFull = "full"
+	formatMap  = "map"
+)
+
+// renderNote renders a note (or one of its sections) in a format.
+func renderNote(e *search.Engine, n *vault.Note, format, section string) (ReadNoteOutput, error) {
 	out := ReadNoteOutput{
-		Path: n.Path, Title: n.Title, Frontmatter: n.Frontmatter, Tags: nonNil(n.Tags),
-		Aliases: nonNil(n.Aliases), Headings: nonNil(n.Headings), Body: n.Body, Size: n.Size,
-		Modified: n.ModTime.UTC().Format(time.RFC3339), Links: []LinkInfo{},
-		AgeDays: max(0, int(time.Since(n.ModTime)/(24*time.Hour))),
+		Path: n.Path, Title: n.Title, Tags: nonNil(n.Tags), Aliases: nonNil(n.Aliases),
+		Headings: nonNil(n.Headings), Body: n.Body, Size: n.Size, Format: format,
+		Modified: n.ModTime.UTC().Format(time.RFC3339), AgeDays: ageDays(n.ModTime, e.Now()),
 	}
+	var secs []noteSection
+	if section != "" || format == formatMap {
+		secs = noteSections(n)
+	}
+	from, to := 0, math.MaxInt
+	if section != "" {
+		sec, err := findSection(n, secs, section)
+		if err != nil {
+			return ReadNoteOutput{}, err
+		}
+		from, to = sec.Line, sec.LineEnd
+		out.Section, out.LineStart, out.LineEnd, out.Body = sec.Path, sec.Line, sec.LineEnd, sec.text
+		out.Headings = slices.DeleteFunc(slices.Clone(out.Headings), func(h vault.Heading) bool { return !inLines(h.Line, from, to) })
+	}
+	links := slices.DeleteFunc(slices.Clone(n.Links), func(l vault.Link) bool { return !inLines(l.Line, from, to) })
+	if format == formatMap {
+		out.Body = ""
+		addMap(&out, n, secs, links, from, to)
+		return out, nil
+	}
+	out.Frontmatter = n.Frontmatter
 	if out.Frontmatter == nil {
 		out.Frontmatter = map[string]any{}
 	}
-	for _, l := range n.Links {
-		kind, resolved := snap.ResolveLink(l, n.Path)
-		out.Links = append(out.Links, LinkInfo{Raw: l.Raw, Target: l.Target, Heading: l.Heading, Block: l.Block,
-			Alias: l.Alias, Embed: l.Embed, Line: l.Line, Status: string(kind), Resolved: resolved})
+	out.Links = make([]LinkInfo, 0, len(links))
+	snap := e.Snapshot()
+	for _, l := range links {
+		l.Kind, l.Resolved = snap.ResolveLink(l, n.Path) // n may be newer than the snapshot
+		out.Links = append(out.Links, linkInfo(l))
 	}
-	return out
+	return out, nil
+}
+
+// addMap fills the map-format fields from the sections and links inside
+// the file lines [from, to].
+func addMap(out *ReadNoteOutput, n *vault.Note, secs []noteSection, links []vault.Link, from, to int) {
+	out.FrontmatterKeys = slices.Sorted(maps.Keys(n.Frontmatter))
+	if out.FrontmatterKeys == nil {
+		out.FrontmatterKeys = []string{}
+	}
+	out.Sections = []SectionInfo{}
+	for _, sec := range secs {
+		if inLines(sec.Line, from, to) {
+			out.Sections = append(out.Sections, sec.SectionInfo)
+		}
+	}
+	embeds := 0
+	for _, l := range links {
+		if l.Embed {
+			embeds++
+		}
+	}
+	out.WikilinksCount, out.EmbedsCount, out.TagsCount = ptr(len(links)-embeds), ptr(embeds), ptr(len(n.Tags))
+}
+
+// readTarget finds the note a read asks for: by path or title, a periodic
+// title (today, yesterday, tomorrow, daily) when no note has that name.
+func (s *Server) readTarget(snap *vault.Snapshot, in ReadNoteInput) (*vault.Note, error) {
+	if in.Path == "" && in.Title != "" && snap.Lookup(in.Title) == nil {
+		if offset, ok := periodicOffset(in.Title); ok {
+			return s.dailyNote(snap, in.Title, offset)
+		}
+	}
+	return openNote(snap, in.Path, in.Title)
+}
+
+func checkFormat(f string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(f)) {
+	case "", formatFull:
+		return formatFull, nil
+	case formatMap:
+		return formatMap, nil
+	}
+	return "", fmt.Errorf("format must be full or map, got %q", f)
 }
 
 func nonNil[T any](s []T) []T {
@@ -193,24 +258,37 @@ func (s *Server) addRead() {
 	addTool(s, &mcp.Tool{
 		Name:         "obsidian_read_note",
 		Title:        "Read a note",
-		Description:  "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. A miss suggests the closest titles.",
+		Description:  "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. format=map gives an outline without the body (headings with section sizes, frontmatter keys, counts); section returns one heading's section with its line range. The titles today, yesterday, tomorrow and daily open daily notes. A miss suggests the closest titles.",
 		Annotations:  readOnly(),
-		InputSchema:  inputSchema[ReadNoteInput](),
+		InputSchema:  readNoteInputSchema(),
 		OutputSchema: outputSchema[ReadNoteOutput](),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ReadNoteInput) (*mcp.CallToolResult, ReadNoteOutput, error) {
-		n, err := openNote(s.engine().Snapshot(), in.Path, in.Title)
+		format, err := checkFormat(in.Format)
 		if err != nil {
 			return nil, ReadNoteOutput{}, err
 		}
-		return nil, s.readNoteOutput(n), nil
+		e := s.engine() // one engine for the whole request, even across a reload
+		n, err := s.readTarget(e.Snapshot(), in)
+		if err != nil {
+			return nil, ReadNoteOutput{}, err
+		}
+		out, err := renderNote(e, n, format, in.Section)
+		return nil, out, err
 	})
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "note",
 		Title:       "Obsidian note",
-		Description: "The markdown text of a note; {path} is vault-relative (slashes may be literal or %2F-encoded).",
+		Description: "The markdown text of a note; {path} is vault-relative (slashes may be literal or %2F-encoded). resources/list lists every markdown note, sorted by path, " + strconv.Itoa(noteResourcePage) + " per page.",
 		MIMEType:    "text/markdown",
 		URITemplate: NoteURIPrefix + "{+path}",
 	}, s.readNoteResource)
+}
+
+func readNoteInputSchema() *jsonschema.Schema {
+	s := inputSchema[ReadNoteInput]()
+	s.Properties["format"].Enum = []any{formatFull, formatMap}
+	s.Properties["format"].Default = jsonRaw(`"full"`)
+	return s
 }
 
 func (s *Server) readNoteResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -219,24 +297,25 @@ func (s *Server) readNoteResource(ctx context.Context, req *mcp.ReadResourceRequ
 	if err != nil || !strings.HasPrefix(uri, NoteURIPrefix) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	n, err := openNote(s.engine().Snapshot(), p, "")
+	snap := s.engine().Snapshot() // one snapshot for the whole request
+	n, err := openNote(snap, p, "")
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
+	if n.Kind == vault.KindPDF { // the extracted text, never the binary file
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: n.Body}}}, nil
+	}
 	text := n.Body
-	if live := readRaw(s.engine().Snapshot(), n.Path); live != "" {
+	if live := readRaw(snap, n.Path); live != "" {
 		text = live
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
 }
 
-// readRaw returns the file's full text (frontmatter included), or "".
+// readRaw returns the file's full text (frontmatter included), or "",
+// with the checks of readLive.
 func readRaw(snap *vault.Snapshot, rel string) string {
-	abs, err := filepath.EvalSymlinks(filepath.Join(snap.Root, filepath.FromSlash(rel)))
-	if err != nil || !vault.Within(snap.Root, abs) {
-		return ""
-	}
-	raw, err := os.ReadFile(abs)
+	raw, _, err := edit.ReadFile(snap.Root, rel, vault.DefaultMaxFileSize)
 	if err != nil {
 		return ""
 	}

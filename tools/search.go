@@ -16,7 +16,7 @@ type SearchInput struct {
 	Query             string         `json:"query" jsonschema:"What to look for: words, a phrase or a question (1-4096 characters)."`
 	Folder            string         `json:"folder,omitempty" jsonschema:"Only notes under this vault-relative folder, e.g. Projects/2026."`
 	Limit             int            `json:"limit,omitempty" jsonschema:"Number of hits to return (1-100, default 10)."`
-	MinSignals        int            `json:"min_signals,omitempty" jsonschema:"Only hits found by at least this many signals (1-3, default 1)."`
+	MinSignals        int            `json:"min_signals,omitempty" jsonschema:"Only hits found by at least this many signals (1-3, default 1). Only signals with a weight above 0 count: a zero-weight signal is shown in per_signal but never fused or counted."`
 	EmbeddingModel    string         `json:"embedding_model,omitempty" jsonschema:"Embedding model the caller expects; must match the one the embeddings were built with."`
 	Granularity       string         `json:"granularity,omitempty" jsonschema:"note (default): one hit per note; block: hits are passages (chunks) with line ranges."`
 	GraphBoost        *bool          `json:"graph_boost,omitempty" jsonschema:"Let notes linked from other top hits move up, within bounds (default true)."`

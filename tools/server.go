@@ -4,6 +4,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -72,7 +73,7 @@ func New(e *search.Engine, opts Options) *Server {
 		Instructions: "Search an Obsidian vault with obsidian_search, then open hits with obsidian_read_note (by path or title) or the obsidian://note/{path} resource.",
 		Logger:       logger,
 	})
-	s.mcp.AddReceivingMiddleware(s.recoverPanics)
+	s.mcp.AddReceivingMiddleware(s.recoverPanics, nullArguments)
 	s.addSearch()
 	s.addRead()
 	if slices.Contains(e.Signals(), rankers.SignalBM25) {
@@ -83,6 +84,7 @@ func New(e *search.Engine, opts Options) *Server {
 	}
 	s.addNoteTools()
 	s.addLinkTools()
+	s.addSimilarTools()
 	s.addMetaTools()
 	s.addDataview()
 	s.addResources()
@@ -145,6 +147,17 @@ func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 				res, err = nil, fmt.Errorf("internal error in %s: %v", method, p)
 			}
 		}()
+		return next(ctx, method, req)
+	}
+}
+
+// nullArguments treats `"arguments": null` in tools/call like omitted
+// arguments: the SDK would otherwise panic applying schema defaults to it.
+func nullArguments(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && method == "tools/call" && bytes.Equal(bytes.TrimSpace(p.Arguments), []byte("null")) {
+			p.Arguments = json.RawMessage("{}")
+		}
 		return next(ctx, method, req)
 	}
 }

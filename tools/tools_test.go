@@ -49,38 +49,47 @@ func TestMain(m *testing.M) {
 func indexedEngine(t *testing.T) *search.Engine {
 	t.Helper()
 	indexedOnce.Do(func() {
-		ctx := context.Background()
-		snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
-		if err != nil {
-			indexedErr = err
+		indexedDir, indexedErr = os.MkdirTemp("", "tools-index-*")
+		if indexedErr != nil {
 			return
 		}
-		indexedDir, err = os.MkdirTemp("", "tools-index-*")
-		if err != nil {
-			indexedErr = err
-			return
+		var ix *index.Index
+		if ix, indexedErr = openIndex(context.Background(), "../testdata/vault", filepath.Join(indexedDir, "ix.db")); indexedErr == nil {
+			indexed, indexedErr = indexedAt(context.Background(), "../testdata/vault", ix)
 		}
-		ix, err := index.Open(ctx, filepath.Join(indexedDir, "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
-		if err != nil {
-			indexedErr = err
-			return
-		}
-		src := index.SnapshotSource(snap)
-		if _, err := ix.Sync(ctx, src, nil); err != nil {
-			indexedErr = err
-			return
-		}
-		model := &embedtest.Model{Name: "toy"}
-		if _, err := ix.BuildEmbeddings(ctx, src, model, "toy", 0, nil); err != nil {
-			indexedErr = err
-			return
-		}
-		indexed, indexedErr = search.New(ctx, snap, analysis.New(), search.Options{Index: ix, Embedder: model, EmbedderAlias: "toy"})
 	})
 	if indexedErr != nil {
 		t.Fatal(indexedErr)
 	}
 	return indexed
+}
+
+// openIndex opens (creating) the index file of the vault at root.
+func openIndex(ctx context.Context, root, file string) (*index.Index, error) {
+	real, err := vault.RealRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return index.Open(ctx, file, index.NewSettings(real, false, chunk.DefaultOptions), false)
+}
+
+// indexedAt loads the vault at root, brings ix and its toy embeddings up
+// to date, and builds an engine with every signal, as the CLI's serve
+// does on start and on reload.
+func indexedAt(ctx context.Context, root string, ix *index.Index) (*search.Engine, error) {
+	snap, err := vault.Load(ctx, root, vault.Options{})
+	if err != nil {
+		return nil, err
+	}
+	src := index.SnapshotSource(snap)
+	if _, err := ix.Sync(ctx, src, nil); err != nil {
+		return nil, err
+	}
+	model := &embedtest.Model{Name: "toy"}
+	if _, err := ix.BuildEmbeddings(ctx, src, model, "toy", 0, nil); err != nil {
+		return nil, err
+	}
+	return search.New(ctx, snap, analysis.New(), search.Options{Index: ix, Embedder: model, EmbedderAlias: "toy"})
 }
 
 func testEngine(t *testing.T) *search.Engine {
@@ -175,13 +184,26 @@ func decode[T any](t *testing.T, res *mcp.CallToolResult) T {
 // TestToolSchemasSnapshot fails when a tool's contract changes; run
 // `go test ./tools -run Snapshot -update` to accept a deliberate change.
 func TestToolSchemasSnapshot(t *testing.T) {
-	cs := connectTo(t, New(indexedEngine(t), Options{Version: "test"}))
+	cs := connectTo(t, New(indexedEngine(t), Options{Version: "test", EnableWrite: true}))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Tools) == 0 {
 		t.Fatal("no tools")
+	}
+	snapshots, err := filepath.Glob(filepath.Join("testdata", "schemas", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, tool := range res.Tools {
+		listed[tool.Name] = true
+	}
+	for _, p := range snapshots {
+		if name := strings.TrimSuffix(filepath.Base(p), ".json"); !listed[name] && !*update {
+			t.Errorf("snapshot %s has no tool: a tool was removed or renamed (delete the file if deliberate)", p)
+		}
 	}
 	for _, tool := range res.Tools {
 		got, err := json.MarshalIndent(tool, "", "  ")

@@ -40,7 +40,14 @@ func splitFrontmatter(text string) (fm map[string]any, body string, bodyLine int
 	if consumed == 0 {
 		return nil, text, 1, "" // no closing "---": Obsidian shows it as text
 	}
-	fm = normalizeYAML(raw).(map[string]any)
+	budget := maxFrontmatterNodes
+	norm, ok := normalizeYAML(raw, &budget).(map[string]any)
+	if !ok || budget < 0 {
+		// YAML aliases can expand a few hundred bytes into gigabytes.
+		return nil, string(rest), 1 + strings.Count(text[:consumed], "\n"),
+			fmt.Sprintf("frontmatter expands to more than %d values (YAML aliases?); note kept without frontmatter", maxFrontmatterNodes)
+	}
+	fm = norm
 	if len(fm) == 0 {
 		fm = nil
 	}
@@ -70,25 +77,34 @@ func firstLine(s string) string {
 	return s
 }
 
-// normalizeYAML applies NFC to every string of a decoded YAML tree.
-func normalizeYAML(v any) any {
+// maxFrontmatterNodes bounds the values of one note's frontmatter.
+const maxFrontmatterNodes = 100_000
+
+// normalizeYAML copies a decoded YAML tree into JSON-friendly values:
+// NFC strings, string keys, ints, and non-finite floats (.inf, .nan) as
+// strings. budget counts the values left; it goes negative (and the copy
+// stops) when the tree is bigger — shared YAML aliases are copied per use.
+func normalizeYAML(v any, budget *int) any {
+	if *budget--; *budget < 0 {
+		return nil
+	}
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[nfc(k)] = normalizeYAML(e)
+			out[nfc(k)] = normalizeYAML(e, budget)
 		}
 		return out
 	case map[any]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[nfc(fmt.Sprint(k))] = normalizeYAML(e)
+			out[nfc(fmt.Sprint(k))] = normalizeYAML(e, budget)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalizeYAML(e)
+			out[i] = normalizeYAML(e, budget)
 		}
 		return out
 	case string:
@@ -99,6 +115,14 @@ func normalizeYAML(v any) any {
 		}
 	case int64:
 		return int(x)
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return fmt.Sprint(x) // JSON has no Inf or NaN
+		}
+	case float32:
+		if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
+			return fmt.Sprint(x)
+		}
 	}
 	return v
 }

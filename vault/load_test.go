@@ -976,3 +976,23 @@ func TestLoadUnreadable(t *testing.T) {
 		}
 	}
 }
+
+func TestWalkNFCDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"caf\u00e9.md", "cafe\u0301.md"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("# "+name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Skipf("this file system folds Unicode forms: %d files", len(entries))
+	}
+	s, err := Load(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Notes) != 1 || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0].Message, "Unicode form") {
+		t.Fatalf("notes %d, warnings %v", len(s.Notes), s.Warnings)
+	}
+}

@@ -120,6 +120,10 @@ type Attachment struct {
 type Warning struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	// Retry marks a failure that says nothing about the file (the PDF
+	// extractor could not start, the run was cancelled): a cache must not
+	// remember it, so the next run tries again.
+	Retry bool `json:"retry,omitempty"`
 }
 
 func (w Warning) String() string { return w.Path + ": " + w.Message }

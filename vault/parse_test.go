@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -602,5 +604,31 @@ func TestNoteNameFolder(t *testing.T) {
 		if n.Name() != tt.name || n.Folder() != tt.folder {
 			t.Errorf("%q: Name/Folder = %q/%q, want %q/%q", tt.path, n.Name(), n.Folder(), tt.name, tt.folder)
 		}
+	}
+}
+
+func TestFrontmatterAliasBombAndNonFinite(t *testing.T) {
+	// Each level refers to the previous one nine times: eight levels would
+	// expand to 9^8 values.
+	var b strings.Builder
+	b.WriteString("---\na0: &a0 [x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := range 9 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString("---\nbody words\n")
+	n, warnings := Parse("bomb.md", []byte(b.String()))
+	if n.Frontmatter != nil || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "expands") || !strings.Contains(n.Body, "body words") {
+		t.Fatalf("frontmatter %v, warnings %v, body %q", n.Frontmatter != nil, warnings, n.Body)
+	}
+	n, _ = Parse("inf.md", []byte("---\na: .inf\nb: .nan\nc: 1.5\n---\n"))
+	if _, err := json.Marshal(n.Frontmatter); err != nil || n.Frontmatter["c"] != 1.5 {
+		t.Fatalf("frontmatter %v does not marshal: %v", n.Frontmatter, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -22,6 +23,8 @@ type PDFText struct {
 	// Skipped: the file could not be read at all (encrypted, corrupt,
 	// too large); it has no note.
 	Skipped bool
+	// Retry: skipped for a reason outside the file (see Warning.Retry).
+	Retry bool
 }
 
 // PDFCache supplies the extraction of PDFs that have not changed (same
@@ -68,8 +71,10 @@ func (r PDFReader) extract(ctx context.Context, f File) PDFText {
 		return PDFText{Skipped: true, Warning: "PDF is encrypted; skipped"}
 	case errors.Is(err, pdf.ErrTooLarge):
 		return PDFText{Skipped: true, Warning: fmt.Sprintf("PDF of %d bytes is over the size cap; skipped", f.Size)}
-	case err != nil:
+	case errors.Is(err, pdf.ErrCorrupt), errors.Is(err, fs.ErrNotExist):
 		return PDFText{Skipped: true, Warning: fmt.Sprintf("unreadable PDF (%v); skipped", err)}
+	case err != nil:
+		return PDFText{Skipped: true, Retry: true, Warning: fmt.Sprintf("PDF not extracted (%v); skipped, retried on the next run", err)}
 	}
 	t := PDFText{Pages: doc.Pages}
 	t.Hash, err = hashFile(f.Abs)
@@ -88,7 +93,7 @@ func (r PDFReader) extract(ctx context.Context, f File) PDFText {
 func pdfNote(f File, t PDFText) (*Note, []Warning) {
 	var warnings []Warning
 	if t.Warning != "" {
-		warnings = []Warning{{Path: f.Path, Message: t.Warning}}
+		warnings = []Warning{{Path: f.Path, Message: t.Warning, Retry: t.Retry}}
 	}
 	if t.Skipped {
 		return nil, warnings

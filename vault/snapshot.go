@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Snapshot is an immutable, fully resolved view of a vault at one moment.
@@ -18,6 +19,7 @@ type Snapshot struct {
 	LoadedAt    time.Time
 
 	byPath    map[string]int   // lower(path minus ".md") → note
+	byExact   map[string]int   // path as stored → note
 	byName    map[string][]int // lower(name) → notes
 	byAlias   map[string][]int // lower(alias) → notes
 	attByPath map[string]int   // lower(path) → attachment
@@ -32,6 +34,7 @@ func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warni
 	s := &Snapshot{
 		Root: root, Notes: notes, Attachments: atts, Warnings: warnings, LoadedAt: time.Now(),
 		byPath:    make(map[string]int, len(notes)),
+		byExact:   make(map[string]int, len(notes)),
 		byName:    make(map[string][]int, len(notes)),
 		byAlias:   make(map[string][]int),
 		attByPath: make(map[string]int, len(atts)),
@@ -39,6 +42,7 @@ func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warni
 	}
 	for i, n := range notes {
 		s.byPath[noteKey(n.Path)] = i
+		s.byExact[n.Path] = i
 		if n.Kind == KindPDF {
 			continue // a PDF is linked as an attachment, by its file name
 		}
@@ -74,6 +78,14 @@ func (s *Snapshot) Index(p string) (int, bool) {
 	return i, ok
 }
 
+// IndexExact returns the id of the note whose Path is exactly p: for
+// paths that came from the vault itself (an index row, a resolved link),
+// where the forgiving Index could confuse "Note.md" with "note.md".
+func (s *Snapshot) IndexExact(p string) (int, bool) {
+	i, ok := s.byExact[p]
+	return i, ok
+}
+
 // Note returns the note at a vault-relative path, or nil.
 func (s *Snapshot) Note(p string) *Note {
 	if i, ok := s.Index(p); ok {
@@ -105,6 +117,9 @@ func (s *Snapshot) Lookup(ref string) *Note {
 func (s *Snapshot) Suggest(ref string, limit int) []string {
 	ref = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(ref), ".md"))
 	ref = ref[strings.LastIndexByte(ref, '/')+1:]
+	if utf8.RuneCountInString(ref) > maxSuggestRunes {
+		return nil // no title is that long; edit distances would cost seconds
+	}
 	type scored struct {
 		path string
 		d    int
@@ -113,6 +128,9 @@ func (s *Snapshot) Suggest(ref string, limit int) []string {
 	for _, n := range s.Notes {
 		best := len(ref) + 1
 		for _, alt := range append([]string{n.Name(), n.Title}, n.Aliases...) {
+			if len(alt) > 4*maxSuggestRunes {
+				continue
+			}
 			alt = strings.ToLower(alt)
 			d := editDistance(ref, alt)
 			if ref != "" && strings.Contains(alt, ref) {
@@ -134,6 +152,9 @@ func (s *Snapshot) Suggest(ref string, limit int) []string {
 	}
 	return out
 }
+
+// maxSuggestRunes bounds the names Suggest compares.
+const maxSuggestRunes = 128
 
 // editDistance is the Levenshtein distance over runes.
 func editDistance(a, b string) int {

@@ -64,10 +64,11 @@ func Walk(ctx context.Context, root string) (notes, attachments []File, warnings
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, err)
 	}
-	byPath := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
+	byPath := func(a, b File) int { return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Abs, b.Abs)) }
 	slices.SortFunc(w.notes, byPath)
 	slices.SortFunc(w.atts, byPath)
-	slices.SortFunc(w.warnings, func(a, b Warning) int {
+	w.notes, w.atts = w.unique(w.notes), w.unique(w.atts)
+	slices.SortStableFunc(w.warnings, func(a, b Warning) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
 	})
 	return w.notes, w.atts, w.warnings, nil
@@ -125,6 +126,19 @@ func (w *walker) entries(dir string, entries []fs.DirEntry) {
 	w.notes = append(w.notes, files...)
 	w.atts = append(w.atts, atts...)
 	w.mu.Unlock()
+}
+
+// unique drops files whose names differ only in Unicode form (NFC/NFD,
+// possible on Linux): their vault paths are the same, so only the first
+// is indexed.
+func (w *walker) unique(files []File) []File {
+	return slices.CompactFunc(files, func(a, b File) bool {
+		if a.Path != b.Path {
+			return false
+		}
+		w.warnings = append(w.warnings, Warning{Path: b.Path, Message: fmt.Sprintf("%s has the same name as %s in another Unicode form; skipped", b.Abs, a.Abs)})
+		return true
+	})
 }
 
 func (w *walker) warn(rel, msg string) {

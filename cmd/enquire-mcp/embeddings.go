@@ -64,7 +64,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
 	}
 	bar := newProgress(stderr, sync.Chunks, "embedding")
-	st, err := ix.BuildEmbeddings(ctx, src, model, ef.model, *batch, func(done, _ int) { bar.Set(done) })
+	st, err := ix.BuildEmbeddings(ctx, src, model, ef.model, *batch, bar.Set)
 	bar.Done()
 	if err != nil {
 		return fmt.Errorf("build embeddings: %w (the vectors stored so far are kept; rerun to continue)", err)

@@ -79,7 +79,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var reports []*eval.Report
 	for _, c := range configs {
 		bar := newProgress(stderr, len(ds.Queries), c.Name())
-		rep, err := eval.Run(ctx, eng, ds, c, func(done, _ int) { bar.Set(done) })
+		rep, err := eval.Run(ctx, eng, ds, c, bar.Set)
 		bar.Done()
 		if err != nil {
 			return err

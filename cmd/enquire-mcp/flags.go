@@ -65,3 +65,17 @@ func errorLogger(w io.Writer) *slog.Logger {
 func stderrLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
+
+// warnUnknownTools names --enabled-tools entries that matched nothing (a
+// typo would otherwise silently hide every tool).
+func warnUnknownTools(srv interface{ Registered() []string }, sf serveFlags, logger *slog.Logger) {
+	registered := map[string]bool{}
+	for _, name := range srv.Registered() {
+		registered[name] = true
+	}
+	for _, name := range splitList(sf.enabled) {
+		if !registered[name] {
+			logger.Warn("--enabled-tools names a tool that is not registered", "tool", name)
+		}
+	}
+}

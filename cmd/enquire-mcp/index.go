@@ -34,7 +34,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	bar := newProgress(stderr, len(src.Files), "indexing")
-	st, err := ix.Sync(ctx, src, func(done, total int) { bar.Set(done) })
+	st, err := ix.Sync(ctx, src, bar.Set)
 	bar.Done()
 	if err != nil {
 		return err

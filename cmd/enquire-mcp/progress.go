@@ -31,11 +31,17 @@ func newProgress(w io.Writer, total int, desc string) *progress {
 	)}
 }
 
-// Set moves the bar to done.
-func (p *progress) Set(done int) {
-	if p.bar != nil {
-		_ = p.bar.Set(done)
+// Set moves the bar to done of total; the total the work reports wins
+// over the estimate the bar started with (a resumed embedding run has
+// fewer chunks left than the index holds).
+func (p *progress) Set(done, total int) {
+	if p.bar == nil {
+		return
 	}
+	if total > 0 && int64(total) != p.bar.GetMax64() {
+		p.bar.ChangeMax(total)
+	}
+	_ = p.bar.Set(done)
 }
 
 // Done finishes and clears the bar.

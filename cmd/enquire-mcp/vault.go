@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -37,7 +40,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	v.registerIndex(fs)
 	fs.IntVar(&v.staleDays, "stale-days", search.DefaultStaleDays, "age in days from which a hit is reported stale")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal")
-	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=2,tfidf=1 (default: equal weights)")
+	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1, the built-in model 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
 }
 
@@ -62,6 +65,12 @@ func pdfReader(cache vault.PDFCache) vault.PDFReader {
 	r := vault.PDFReader{}
 	if exe, err := os.Executable(); err == nil {
 		r.Extract = pdf.Isolated{Command: []string{exe, pdfCommand}}.Extract
+	} else {
+		// Never fall back to parsing untrusted PDFs in the server process:
+		// each PDF is skipped with this warning instead.
+		r.Extract = func(context.Context, string, pdf.Options) (*pdf.Document, error) {
+			return nil, fmt.Errorf("cannot isolate PDF extraction (locating this executable: %v); PDF skipped", err)
+		}
 	}
 	if cache != nil {
 		r.Cache = cache
@@ -72,9 +81,27 @@ func pdfReader(cache vault.PDFCache) vault.PDFReader {
 // indexPath is the index file of the vault at realRoot.
 func (v *vaultFlags) indexPath(realRoot string) (string, error) {
 	if v.indexFile != "" {
-		return v.indexFile, nil
+		return v.indexFile, insideVault(v.indexFile, realRoot)
 	}
 	return index.DefaultPath(realRoot)
+}
+
+// insideVault refuses an index file inside the vault: the server never
+// writes there unless a write tool is enabled, and a vault synced to
+// other devices would carry the index along.
+func insideVault(file, realRoot string) error {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return fmt.Errorf("--index-file %s: %w", file, err)
+	}
+	dir := filepath.Dir(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if rel, err := filepath.Rel(realRoot, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return usageError("--index-file %s is inside the vault %s; put it outside (the default is the user cache dir)", file, realRoot)
+	}
+	return nil
 }
 
 func (v *vaultFlags) realRoot() (string, error) {
@@ -92,6 +119,14 @@ type loaded struct {
 	sync  index.Stats
 	took  time.Duration
 	ixErr error
+
+	root       string
+	logger     *slog.Logger
+	flags      *vaultFlags
+	an         *analysis.Analyzer
+	vaultOpts  vault.Options
+	searchOpts search.Options
+	reloadMu   sync.Mutex
 }
 
 func (l *loaded) Close() error {
@@ -103,50 +138,29 @@ func (l *loaded) Close() error {
 
 // load reads the vault and builds the engine. With the persistent index,
 // it opens the index first (PDF text comes from it), syncs it with the
-// loaded notes, and adds BM25. An index that cannot be opened is logged
-// and reported as the BM25 signal's error; the search still works.
+// loaded notes, and adds BM25 and, when the index holds vectors, the
+// embeddings. An index or a model that cannot be opened is logged and
+// reported as that signal's error; the search still works.
 func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, error) {
 	root, err := v.realRoot()
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	l := &loaded{}
-	opts := vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil)}
+	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
+	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil)}
+	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
 	if v.persistent || v.indexFile != "" {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger)
+		l.searchOpts.Index, l.searchOpts.IndexErr = l.ix, l.ixErr
 		if l.ix != nil {
-			opts.PDF = pdfReader(l.ix)
+			l.vaultOpts.PDF = pdfReader(l.ix)
 		}
-	}
-	snap, err := vault.Load(ctx, root, opts)
-	if err != nil {
-		l.Close()
-		return nil, err
-	}
-	for _, w := range snap.Warnings {
-		logger.Warn("vault", "path", w.Path, "problem", w.Message)
 	}
 	if l.ix != nil {
-		if l.sync, err = l.ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
-			l.Close()
-			return nil, err
-		}
-		logger.Info("index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
-			"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
-		if v.buildEmbeddings != "" {
-			if err := v.embedAll(ctx, l.ix, snap); err != nil {
-				l.Close()
-				return nil, err
-			}
-		}
+		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = v.loadEmbedder(ctx, l.ix, logger)
 	}
-	opts2 := search.Options{StaleDays: v.staleDays, Index: l.ix, IndexErr: l.ixErr, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
-	if l.ix != nil {
-		opts2.Embedder, opts2.EmbedderAlias, opts2.EmbedderErr = v.loadEmbedder(ctx, l.ix, logger)
-	}
-	l.eng, err = search.New(ctx, snap, analysis.New(), opts2)
-	if err != nil {
+	if l.eng, err = l.build(ctx, v.buildEmbeddings, false); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -154,14 +168,89 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	return l, nil
 }
 
-// embedAll computes the missing vectors of the loaded notes.
-func (v *vaultFlags) embedAll(ctx context.Context, ix *index.Index, snap *vault.Snapshot) error {
-	model, err := v.embed.open(ctx, v.buildEmbeddings)
+// build loads the vault, syncs the index with it, computes the vectors of
+// changed chunks (with embedAlias, or with the loaded model — at start
+// only when it runs locally: a remote model waits for build-embeddings),
+// and makes an engine.
+func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*search.Engine, error) {
+	snap, err := vault.Load(ctx, l.root, l.vaultOpts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = ix.BuildEmbeddings(ctx, index.SnapshotSource(snap), model, v.buildEmbeddings, 0, nil)
+	for _, w := range snap.Warnings {
+		l.logger.Warn("vault", "path", w.Path, "problem", w.Message)
+	}
+	opts := l.searchOpts
+	if l.ix != nil {
+		if err := l.syncIndex(ctx, snap, embedAlias, reload, &opts); err != nil {
+			return nil, err
+		}
+	}
+	return search.New(ctx, snap, l.an, opts)
+}
+
+// syncIndex brings the index up to date with snap. A failed sync (disk
+// full, index locked by another process) turns BM25 and the embeddings off
+// for this engine, with the error in their place; TF-IDF still serves.
+// Only vectors the user asked for by name (embedAlias at start) are fatal.
+func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, embedAlias string, reload bool, opts *search.Options) error {
+	src := index.SnapshotSource(snap)
+	var err error
+	if l.sync, err = l.ix.Sync(ctx, src, nil); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		err = fmt.Errorf("index sync: %w", err)
+		l.logger.Error("persistent index unavailable; BM25 and embeddings are off", "err", err)
+		opts.Index, opts.IndexErr = nil, err
+		opts.Embedder, opts.EmbedderErr = nil, err
+		return nil
+	}
+	l.logger.Info("index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
+		"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
+	if err := l.embed(ctx, src, embedAlias, reload); err != nil {
+		if embedAlias != "" && !reload {
+			return err
+		}
+		// Vectors of changed chunks are missing: embeddings still rank
+		// everything else, and the next reload or build-embeddings retries.
+		l.logger.Warn("embedding changed chunks failed", "err", err)
+	}
+	return nil
+}
+
+// embed computes missing vectors: with the named model, or with the model
+// already serving (so edits keep the embeddings complete).
+func (l *loaded) embed(ctx context.Context, src index.Source, alias string, reload bool) error {
+	model := l.searchOpts.Embedder
+	if alias != "" {
+		var err error
+		if model, err = l.flags.embed.open(ctx, alias); err != nil {
+			return err
+		}
+	} else if model != nil {
+		alias = l.searchOpts.EmbedderAlias
+		if !reload && remoteModel(alias) {
+			return nil
+		}
+	}
+	if model == nil {
+		return nil
+	}
+	_, err := l.ix.BuildEmbeddings(ctx, src, model, alias, 0, nil)
 	return err
+}
+
+// Reload rebuilds the engine from the vault on disk (after a write tool
+// changed files); calls are serialised.
+func (l *loaded) Reload(ctx context.Context) (*search.Engine, error) {
+	l.reloadMu.Lock()
+	defer l.reloadMu.Unlock()
+	return l.build(ctx, "", true)
+}
+
+func remoteModel(alias string) bool {
+	return strings.HasPrefix(alias, "ollama:") || strings.HasPrefix(alias, "openai:")
 }
 
 // loadEmbedder opens the model the index's vectors were built with (or

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -34,7 +35,7 @@ func (w *weightsFlag) Set(s string) error {
 			return fmt.Errorf("want signal=weight with signal one of %s, got %q", strings.Join(known, ", "), part)
 		}
 		f, err := strconv.ParseFloat(val, 64)
-		if err != nil || f < 0 {
+		if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf("weight of %s must be a number ≥ 0, got %q", name, val)
 		}
 		w.m[name] = f

@@ -6,8 +6,8 @@ package embedtest
 import (
 	"context"
 	"hash/fnv"
-	"math"
 	"strings"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
@@ -26,9 +26,12 @@ var concepts = map[string]int{
 const Dim = 12
 
 // Model is the toy embedder. Name changes its ID (two "different models").
+// Like every Embedder it is safe for concurrent use; set the fields before
+// sharing it.
 type Model struct {
-	Name  string
-	Calls int
+	Name string
+	// Calls counts Embed calls; read it with Calls.Load().
+	Calls atomic.Int64
 	// Fail, when set, is returned by Embed.
 	Fail error
 	// WrongDim makes Embed return vectors of this dimension.
@@ -44,7 +47,7 @@ func (m *Model) Dim() int { return Dim }
 // Embed implements embed.Embedder: concept words count fully, other words
 // are hashed into the remaining dimensions with a small weight.
 func (m *Model) Embed(ctx context.Context, texts []string, _ embed.Kind) ([][]float32, error) {
-	m.Calls++
+	m.Calls.Add(1)
 	if m.Fail != nil {
 		return nil, m.Fail
 	}
@@ -64,15 +67,7 @@ func (m *Model) Embed(ctx context.Context, texts []string, _ embed.Kind) ([][]fl
 			h.Write([]byte(w))
 			v[(5+int(h.Sum32()%uint32(max(1, dim-5))))%dim] += 0.05
 		}
-		var n float64
-		for _, x := range v {
-			n += float64(x) * float64(x)
-		}
-		if n > 0 {
-			for j := range v {
-				v[j] /= float32(math.Sqrt(n))
-			}
-		}
+		embed.Normalize(v)
 		out[i] = v
 	}
 	return out, ctx.Err()

@@ -239,14 +239,14 @@ func fuseReplacements(ns []normalizer) []normalizer {
 			i++
 			continue
 		}
+		// conflicts keeps a pattern from repeating within a run, so each
+		// character is set once.
 		m := &runeMapNormalizer{other: map[rune]string{}}
 		for _, r := range run {
 			c, _ := utf8.DecodeRuneInString(r.pattern)
 			if c < utf8.RuneSelf {
-				if !m.isSet[c] {
-					m.ascii[c], m.isSet[c] = r.content, true
-				}
-			} else if _, dup := m.other[c]; !dup {
+				m.ascii[c], m.isSet[c] = r.content, true
+			} else {
 				m.other[c] = r.content
 			}
 		}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,6 +26,9 @@ var (
 	ErrNotFound = errors.New("file not found on server")
 	// ErrDiskFull: the disk filled up; the partial file was deleted.
 	ErrDiskFull = errors.New("disk full")
+	// ErrTooLarge: a file is larger than its size limit (see
+	// InstallOptions.MaxModelBytes); the partial file was deleted.
+	ErrTooLarge = errors.New("file too large")
 )
 
 // errStalled cancels a transfer that stopped delivering bytes.
@@ -41,12 +46,20 @@ func (e transientError) Error() string { return e.err.Error() }
 // Unwrap returns the wrapped error.
 func (e transientError) Unwrap() error { return e.err }
 
-// download fetches one file into dest through dest+".part".
+// download fetches one file into dest through dest+".part". The
+// validator of the response that started the partial file is kept next
+// to it in dest+".part.meta", so that a resumed request (now or in a later
+// Install) carries If-Range and the server sends the whole file again if
+// it changed: a file is never stitched from two versions.
 type download struct {
 	url, dest, pinned string
+	limit             int64 // most bytes the file may have
 	opts              InstallOptions
 	progress          Progress
 }
+
+// shown is the URL for messages: see redactURL.
+func (d *download) shown() string { return redactURL(d.url) }
 
 // run downloads with retries, resuming the partial file each time.
 func (d *download) run(ctx context.Context) (manifestFile, error) {
@@ -58,47 +71,92 @@ func (d *download) run(ctx context.Context) (manifestFile, error) {
 		var t transientError
 		if !errors.As(err, &t) || attempt >= d.opts.Retries || ctx.Err() != nil {
 			if ctx.Err() != nil {
-				return manifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.url, ctx.Err())
+				return manifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.shown(), ctx.Err())
 			}
 			return manifestFile{}, err
 		}
 		wait := min(250*time.Millisecond<<attempt, 5*time.Second)
 		select {
 		case <-ctx.Done():
-			return manifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.url, ctx.Err())
+			return manifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.shown(), ctx.Err())
 		case <-time.After(wait):
 		}
 	}
 }
 
-// resumeState returns the size of the partial file and a hash primed with
-// its content.
-func resumeState(ctx context.Context, part string) (int64, hash.Hash, error) {
+// validator identifies one version of a file: the strong ETag or the
+// Last-Modified date of the response that started the partial file.
+type validator struct {
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"last_modified,omitempty"`
+}
+
+// validatorOf reads a response's validator; weak ETags cannot be used
+// with If-Range.
+func validatorOf(h http.Header) validator {
+	v := validator{ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified")}
+	if strings.HasPrefix(v.ETag, "W/") || !strings.HasPrefix(v.ETag, `"`) {
+		v.ETag = ""
+	}
+	return v
+}
+
+// ifRange is the If-Range value, "" when there is no validator.
+func (v validator) ifRange() string {
+	if v.ETag != "" {
+		return v.ETag
+	}
+	return v.LastModified
+}
+
+// metaPath is where the validator of part is kept.
+func metaPath(part string) string { return part + ".meta" }
+
+// discard deletes the partial file and its validator.
+func discard(part string) {
+	os.Remove(part)
+	os.Remove(metaPath(part))
+}
+
+// resumeState returns the size of the partial file, a hash primed with its
+// content and the validator to resume it with. A partial file that cannot
+// be resumed safely (no validator recorded, or already over the limit) is
+// deleted, and the download starts over.
+func (d *download) resumeState(ctx context.Context, part string) (int64, hash.Hash, validator, error) {
 	h := sha256.New()
-	f, err := os.Open(part)
+	var v validator
+	st, err := os.Stat(part)
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, h, nil
+		os.Remove(metaPath(part))
+		return 0, h, v, nil
 	}
 	if err != nil {
-		return 0, nil, fmt.Errorf("open partial file: %w", err)
+		return 0, nil, v, fmt.Errorf("stat partial file: %w", err)
+	}
+	if data, err := os.ReadFile(metaPath(part)); err == nil {
+		_ = json.Unmarshal(data, &v) // a damaged record only costs a restart
+	}
+	if st.Size() > 0 && (v.ifRange() == "" || st.Size() > d.limit) {
+		discard(part)
+		return 0, h, validator{}, nil
+	}
+	f, err := os.Open(part)
+	if err != nil {
+		return 0, nil, v, fmt.Errorf("open partial file: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, nil, fmt.Errorf("stat partial file: %w", err)
-	}
 	n, err := io.CopyN(h, ctxReader{ctx, f}, st.Size())
 	if err != nil {
-		return 0, nil, fmt.Errorf("read partial file: %w", err)
+		return 0, nil, v, fmt.Errorf("read partial file: %w", err)
 	}
-	return n, h, nil
+	return n, h, v, nil
 }
 
 // attempt makes one request, appending to the partial file from where it
 // ends, and installs the file when it is complete and checks out.
 func (d *download) attempt(ctx context.Context) (manifestFile, error) {
 	part := d.dest + ".part"
-	offset, h, err := resumeState(ctx, part)
+	offset, h, val, err := d.resumeState(ctx, part)
 	if err != nil {
 		return manifestFile{}, err
 	}
@@ -107,23 +165,54 @@ func (d *download) attempt(ctx context.Context) (manifestFile, error) {
 	stall := time.AfterFunc(d.opts.StallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
 
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodGet, d.url, nil)
+	resp, announced, err := d.request(reqCtx, offset, val)
 	if err != nil {
-		return manifestFile{}, fmt.Errorf("download %s: %w", d.url, err)
+		return manifestFile{}, d.transferError(ctx, reqCtx, err)
+	}
+	defer resp.Body.Close()
+	total, err := d.accept(resp, part, &offset, val)
+	if err != nil {
+		return manifestFile{}, err
+	}
+	if offset == 0 {
+		h.Reset()
+	}
+	done, err := d.receive(part, h, stallReader{resp.Body, stall, d.opts.StallTimeout}, offset, total)
+	if err != nil {
+		var werr writeError
+		if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrDiskFull) || errors.As(err, &werr) {
+			return manifestFile{}, err
+		}
+		return manifestFile{}, d.transferError(ctx, reqCtx, err)
+	}
+	if total >= 0 && done != total {
+		return manifestFile{}, transientError{fmt.Errorf("download %s: got %d of %d bytes", d.shown(), done, total)}
+	}
+	return d.install(part, h, done, *announced)
+}
+
+// request sends the GET, asking for the rest of the partial file when
+// there is one. announced receives the SHA-256 a Hugging Face redirect
+// announces in X-Linked-Etag.
+func (d *download) request(ctx context.Context, offset int64, val validator) (*http.Response, *string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url, nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	req.Header.Set("User-Agent", userAgent)
 	if offset > 0 {
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(offset, 10)+"-")
+		// The rest only if the file is still the one we have the start
+		// of; else the server answers 200 with the whole new file.
+		req.Header.Set("If-Range", val.ifRange())
 	}
-	// Hugging Face answers LFS files with a redirect whose X-Linked-Etag is
-	// the SHA-256 of the content; catch it on the way.
-	announced := ""
+	announced := new(string)
 	client := *d.opts.Client
 	next := client.CheckRedirect
 	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		if r.Response != nil {
 			if s := linkedSHA256(r.Response.Header); s != "" {
-				announced = s
+				*announced = s
 			}
 		}
 		if next != nil {
@@ -136,71 +225,100 @@ func (d *download) attempt(ctx context.Context) (manifestFile, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return manifestFile{}, d.transferError(ctx, reqCtx, err)
+		return nil, nil, err
 	}
-	defer resp.Body.Close()
 	if s := linkedSHA256(resp.Header); s != "" {
-		announced = s
+		*announced = s
 	}
+	return resp, announced, nil
+}
 
+// accept checks the response status and returns the total size (-1 when
+// unknown). A full answer resets *offset to 0: the download starts over.
+func (d *download) accept(resp *http.Response, part string, offset *int64, val validator) (int64, error) {
 	total := int64(-1)
 	switch code := resp.StatusCode; {
 	case code == http.StatusOK:
-		offset = 0 // a full answer: start over even if we asked to resume
-		h.Reset()
+		*offset = 0 // a full answer: start over even if we asked to resume
 		if resp.ContentLength >= 0 {
 			total = resp.ContentLength
 		}
+		if err := d.tooLarge(part, total); err != nil {
+			return 0, err
+		}
+		// Remember what this version is, for resuming it later.
+		if err := saveValidator(part, validatorOf(resp.Header)); err != nil {
+			return 0, fmt.Errorf("download %s: %w", d.shown(), err)
+		}
 	case code == http.StatusPartialContent:
 		start, size, ok := parseContentRange(resp.Header.Get("Content-Range"))
-		if !ok || start != offset {
-			os.Remove(part)
-			return manifestFile{}, transientError{fmt.Errorf("download %s: unexpected Content-Range %q for offset %d; starting over", d.url, resp.Header.Get("Content-Range"), offset)}
+		if !ok || start != *offset {
+			discard(part)
+			return 0, transientError{fmt.Errorf("download %s: unexpected Content-Range %q for offset %d; starting over", d.shown(), resp.Header.Get("Content-Range"), *offset)}
+		}
+		if got := validatorOf(resp.Header).ETag; got != "" && val.ETag != "" && got != val.ETag {
+			// A server that ignored If-Range, sending part of another version.
+			discard(part)
+			return 0, transientError{fmt.Errorf("download %s: the file changed on the server (ETag %s, was %s); starting over", d.shown(), got, val.ETag)}
 		}
 		total = size
+		if err := d.tooLarge(part, total); err != nil {
+			return 0, err
+		}
 	case code == http.StatusRequestedRangeNotSatisfiable:
-		os.Remove(part)
-		return manifestFile{}, transientError{fmt.Errorf("download %s: server cannot resume at byte %d; starting over", d.url, offset)}
+		discard(part)
+		return 0, transientError{fmt.Errorf("download %s: server cannot resume at byte %d; starting over", d.shown(), *offset)}
 	case code == http.StatusNotFound:
-		return manifestFile{}, fmt.Errorf("download %s: %w (HTTP 404)", d.url, ErrNotFound)
+		return 0, fmt.Errorf("download %s: %w (HTTP 404)", d.shown(), ErrNotFound)
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		return manifestFile{}, fmt.Errorf("download %s: access denied (HTTP %d); the repository may be private or gated", d.url, code)
+		return 0, fmt.Errorf("download %s: access denied (HTTP %d); the repository may be private or gated", d.shown(), code)
 	case code == http.StatusTooManyRequests || code >= 500:
-		return manifestFile{}, transientError{fmt.Errorf("download %s: server error %s", d.url, resp.Status)}
+		return 0, transientError{fmt.Errorf("download %s: server error %s", d.shown(), resp.Status)}
 	default:
-		return manifestFile{}, fmt.Errorf("download %s: unexpected HTTP status %s", d.url, resp.Status)
+		return 0, fmt.Errorf("download %s: unexpected HTTP status %s", d.shown(), resp.Status)
 	}
+	return total, nil
+}
 
+// receive appends the body to the partial file (truncating it first when
+// offset is 0) and returns the file's size. Errors that are final (over
+// the limit, disk full, a failed write) come back wrapped for the user;
+// the rest are transfer errors for the caller to classify.
+func (d *download) receive(part string, h hash.Hash, body io.Reader, offset, total int64) (int64, error) {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
 	if offset == 0 {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
 	f, err := os.OpenFile(part, flags, 0o600)
 	if err != nil {
-		return manifestFile{}, fmt.Errorf("download %s: %w", d.url, err)
+		return 0, writeError{fmt.Errorf("download %s: %w", d.shown(), err)}
 	}
-	done, err := d.copy(f, h, stallReader{resp.Body, stall, d.opts.StallTimeout}, offset, total)
+	done, err := d.copy(f, h, body, offset, total)
 	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		if errors.Is(err, syscall.ENOSPC) {
-			os.Remove(part)
-			return manifestFile{}, fmt.Errorf("download %s: writing %s: %w (partial file deleted)", d.url, part, ErrDiskFull)
-		}
-		var werr writeError
-		if errors.As(err, &werr) {
-			return manifestFile{}, fmt.Errorf("download %s: writing %s: %w", d.url, part, werr.err)
-		}
-		return manifestFile{}, d.transferError(ctx, reqCtx, err)
+	var werr writeError
+	switch {
+	case err == nil:
+		return done, nil
+	case errors.Is(err, ErrTooLarge):
+		discard(part)
+		return 0, fmt.Errorf("download %s: %w: more than %d bytes (partial file deleted)", d.shown(), ErrTooLarge, d.limit)
+	case errors.Is(err, syscall.ENOSPC):
+		discard(part)
+		return 0, fmt.Errorf("download %s: writing %s: %w (partial file deleted)", d.shown(), part, ErrDiskFull)
+	case errors.As(err, &werr):
+		return 0, writeError{fmt.Errorf("download %s: writing %s: %w", d.shown(), part, werr.err)}
 	}
-	if total >= 0 && done != total {
-		return manifestFile{}, transientError{fmt.Errorf("download %s: got %d of %d bytes", d.url, done, total)}
-	}
+	return 0, err
+}
 
+// install checks the finished partial file against the pinned or
+// announced SHA-256 and moves it into place.
+func (d *download) install(part string, h hash.Hash, size int64, announced string) (manifestFile, error) {
 	sum := hex.EncodeToString(h.Sum(nil))
 	expected, how := d.pinned, verifiedPinned
 	if expected == "" {
@@ -209,14 +327,41 @@ func (d *download) attempt(ctx context.Context) (manifestFile, error) {
 	if expected == "" {
 		how = verifiedRecorded
 	} else if !strings.EqualFold(sum, expected) {
-		os.Remove(part)
-		return manifestFile{}, fmt.Errorf("download %s: sha256 %s, expected %s: %w (partial file deleted)", d.url, sum, expected, ErrChecksum)
+		discard(part)
+		return manifestFile{}, fmt.Errorf("download %s: sha256 %s, expected %s: %w (partial file deleted)", d.shown(), sum, expected, ErrChecksum)
 	}
 	if err := os.Rename(part, d.dest); err != nil {
-		return manifestFile{}, fmt.Errorf("download %s: %w", d.url, err)
+		return manifestFile{}, fmt.Errorf("download %s: %w", d.shown(), err)
 	}
+	os.Remove(metaPath(part))
 	syncDir(filepath.Dir(d.dest))
-	return manifestFile{Name: filepath.Base(d.dest), Size: done, SHA256: sum, Verified: how}, nil
+	return manifestFile{Name: filepath.Base(d.dest), Size: size, SHA256: sum, Verified: how}, nil
+}
+
+// tooLarge fails, deleting the partial file, when the server announces
+// more than the limit.
+func (d *download) tooLarge(part string, total int64) error {
+	if total <= d.limit {
+		return nil
+	}
+	discard(part)
+	return fmt.Errorf("download %s: %w: %d bytes, the limit is %d", d.shown(), ErrTooLarge, total, d.limit)
+}
+
+// saveValidator records v for part, or removes the record when the
+// response had no validator (such a partial file is not resumed).
+func saveValidator(part string, v validator) error {
+	if v.ifRange() == "" {
+		if err := os.Remove(metaPath(part)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(metaPath(part), data)
 }
 
 // writeError marks a failure writing the partial file (not retried).
@@ -229,7 +374,8 @@ func (e writeError) Error() string { return e.err.Error() }
 func (e writeError) Unwrap() error { return e.err }
 
 // copy appends the body to f and h, reporting progress, and returns the
-// size of the partial file.
+// size of the partial file. It stops with ErrTooLarge before the file
+// would exceed d.limit, whatever the server announced.
 func (d *download) copy(f *os.File, h hash.Hash, body io.Reader, offset, total int64) (int64, error) {
 	buf := make([]byte, 256<<10)
 	done, reported := offset, int64(-1)
@@ -238,6 +384,9 @@ func (d *download) copy(f *os.File, h hash.Hash, body io.Reader, offset, total i
 	for {
 		n, rerr := body.Read(buf)
 		if n > 0 {
+			if int64(n) > d.limit-done {
+				return done, ErrTooLarge
+			}
 			if _, err := f.Write(buf[:n]); err != nil {
 				return done, writeError{err}
 			}
@@ -264,12 +413,16 @@ func (d *download) copy(f *os.File, h hash.Hash, body io.Reader, offset, total i
 // transferError classifies a failed request or body read.
 func (d *download) transferError(ctx, reqCtx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("download %s: %w", d.url, ctx.Err())
+		return fmt.Errorf("download %s: %w", d.shown(), ctx.Err())
 	}
 	if errors.Is(context.Cause(reqCtx), errStalled) {
-		return transientError{fmt.Errorf("download %s: %w (%s)", d.url, errStalled, d.opts.StallTimeout)}
+		return transientError{fmt.Errorf("download %s: %w (%s)", d.shown(), errStalled, d.opts.StallTimeout)}
 	}
-	return transientError{fmt.Errorf("download %s: %w", d.url, err)}
+	// *url.Error quotes the URL, maybe a redirect's signed one: redact it.
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		ue.URL = redactURL(ue.URL)
+	}
+	return transientError{fmt.Errorf("download %s: %w", d.shown(), err)}
 }
 
 // stallReader re-arms the stall timer before every read.
@@ -324,6 +477,18 @@ func parseContentRange(v string) (start, size int64, ok bool) {
 		return 0, 0, false
 	}
 	return start, size, true
+}
+
+// redactURL formats a URL for messages: the password masked
+// ((*url.URL).Redacted) and the query, which may carry a token or a
+// signature, left out.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "[unparsable URL]"
+	}
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	return u.Redacted()
 }
 
 // syncDir flushes a folder entry after a rename, where the OS allows it.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -106,7 +107,21 @@ type InstallOptions struct {
 	// Retries is how many times an interrupted transfer is resumed before
 	// Install gives up; default 3. A negative value disables retries.
 	Retries int
+	// MaxModelBytes caps the size of model.safetensors (default
+	// DefaultMaxModelBytes, 4 GiB) and MaxFileBytes that of every other
+	// file (default DefaultMaxFileBytes, 64 MiB), counted as bytes arrive,
+	// so a server that announces no length (or a wrong one) cannot fill
+	// the disk. A file over its limit fails the install with ErrTooLarge
+	// and its partial file is deleted. Load reads tokenizer.json and
+	// config.json only up to DefaultMaxFileBytes, whatever this says.
+	MaxModelBytes, MaxFileBytes int64
 }
+
+// Default size limits of InstallOptions.
+const (
+	DefaultMaxModelBytes = 4 << 30
+	DefaultMaxFileBytes  = 64 << 20
+)
 
 // withDefaults fills in the zero fields.
 func (o InstallOptions) withDefaults() InstallOptions {
@@ -133,18 +148,37 @@ func (o InstallOptions) withDefaults() InstallOptions {
 	if o.Retries == 0 {
 		o.Retries = 3
 	}
+	if o.MaxModelBytes <= 0 {
+		o.MaxModelBytes = DefaultMaxModelBytes
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = DefaultMaxFileBytes
+	}
 	return o
+}
+
+// limit is the size limit of the file called name.
+func (o InstallOptions) limit(name string) int64 {
+	if name == modelFile {
+		return o.MaxModelBytes
+	}
+	return o.MaxFileBytes
 }
 
 // Install downloads the model of a known alias into
 // <cacheDir>/models/<alias>/ (folders 0700, files 0600) and returns that
 // folder. Each file is fetched into a .part file, resumed with HTTP Range
-// requests after an interruption (within this call, and by a later call),
-// checked, then renamed into place. A file is checked against the digest
-// pinned in the alias table if any, else against the SHA-256 Hugging Face
-// announces for LFS files (X-Linked-Etag); its digest is recorded in
-// manifest.json either way, and Load verifies it. Files already installed
-// with a matching digest are not downloaded again.
+// requests after an interruption (within this call, and by a later call)
+// as long as the server still has the same version of it (If-Range with
+// the first response's ETag or Last-Modified; a server that sends neither
+// makes an interrupted file start over), checked, then renamed into
+// place. A file is checked against the digest pinned in the alias table
+// if any, else against the SHA-256 Hugging Face announces for LFS files
+// (X-Linked-Etag); its digest is recorded in manifest.json either way, and
+// Load verifies it. Files already installed with a matching digest are
+// not downloaded again. manifest.json is removed before the first file is
+// replaced and written last, so a failed install leaves no folder Find
+// accepts. The manifest records BaseURL without user information or query.
 func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (string, error) {
 	a, ok := lookupAlias(alias)
 	if !ok {
@@ -161,7 +195,8 @@ func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (
 		}
 	}
 	old, _ := readManifest(dir) // a damaged manifest only costs a re-download
-	man := &manifest{Alias: a.Name, Repo: a.Repo, Revision: opts.Revision, Source: opts.BaseURL}
+	man := &manifest{Alias: a.Name, Repo: a.Repo, Revision: opts.Revision, Source: sourceURL(opts.BaseURL)}
+	unlisted := false // manifest.json removed: the folder is being changed
 	for i, f := range a.files {
 		dest := filepath.Join(dir, f.name)
 		if entry := old.file(f.name); entry != nil && (f.sha256 == "" || f.sha256 == entry.SHA256) {
@@ -171,8 +206,16 @@ func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (
 				continue
 			}
 		}
+		if !unlisted {
+			if err := os.Remove(filepath.Join(dir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return "", fmt.Errorf("model2vec: install %s: %w", a.Name, err)
+			}
+			syncDir(dir)
+			unlisted = true
+		}
 		u := opts.BaseURL + "/" + a.Repo + "/resolve/" + url.PathEscape(opts.Revision) + "/" + f.name
-		d := &download{url: u, dest: dest, pinned: f.sha256, opts: opts, progress: Progress{File: f.name, Index: i + 1, Files: len(a.files)}}
+		d := &download{url: u, dest: dest, pinned: f.sha256, limit: opts.limit(f.name), opts: opts,
+			progress: Progress{File: f.name, Index: i + 1, Files: len(a.files)}}
 		res, err := d.run(ctx)
 		if err != nil {
 			return "", fmt.Errorf("model2vec: install %s: %w", a.Name, err)
@@ -184,6 +227,18 @@ func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (
 		return "", err
 	}
 	return dir, nil
+}
+
+// sourceURL is base as the manifest records it: without user information
+// (credentials) or query.
+func sourceURL(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	u.User = nil
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	return u.String()
 }
 
 // aliasNames lists the aliases for error messages.
@@ -244,10 +299,11 @@ func (c ctxReader) Read(p []byte) (int, error) {
 }
 
 // Find returns the folder of an installed model and whether it is usable:
-// model.safetensors and tokenizer.json exist and, when a manifest is
-// there, every file it lists has its recorded size. It never touches the
-// network, and also finds models copied into <cacheDir>/models/<name> by
-// hand. Load does the full checksum verification.
+// the manifest.json Install writes last is there, model.safetensors and
+// tokenizer.json exist, and every file the manifest lists has its
+// recorded size. So a half-finished or failed install is not found. It
+// never touches the network; Load does the full checksum verification.
+// A model copied by hand has no manifest: open it by its folder (Load).
 func Find(alias, cacheDir string) (string, bool) {
 	if cacheDir == "" || alias == "" || alias == "." || alias == ".." || strings.ContainsAny(alias, `/\`) {
 		return "", false
@@ -262,14 +318,14 @@ func Find(alias, cacheDir string) (string, bool) {
 			return "", false
 		}
 	}
-	if man, err := readManifest(dir); err == nil {
-		for _, f := range man.Files {
-			if st, err := os.Stat(filepath.Join(dir, f.Name)); err != nil || st.Size() != f.Size {
-				return "", false
-			}
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
+	man, err := readManifest(dir)
+	if err != nil {
 		return "", false
+	}
+	for _, f := range man.Files {
+		if st, err := os.Stat(filepath.Join(dir, f.Name)); err != nil || !st.Mode().IsRegular() || st.Size() != f.Size {
+			return "", false
+		}
 	}
 	return dir, true
 }

@@ -19,28 +19,41 @@ const testAlias, testRepo = "potion-base-8M", "minishlab/potion-base-8M"
 
 // hub is a fake Hugging Face: /<repo>/resolve/main/<file> serves a file,
 // through a redirect carrying X-Linked-Etag when one is set, with Range
-// support and scripted failures.
+// and If-Range support (a strong ETag, the SHA-256 of the content, and a
+// Last-Modified date per version) and scripted failures.
 type hub struct {
-	files map[string][]byte
-
-	mu        sync.Mutex
-	requests  []string          // "file range" per request that reached a file
-	linked    map[string]string // file → X-Linked-Etag on the redirect
-	dropAfter map[string]int    // file → cut the connection after n bytes, once
-	blockAt   map[string]int    // file → stall after n bytes until the client leaves
-	missing   map[string]bool   // file → 404
+	mu            sync.Mutex
+	files         map[string][]byte
+	version       map[string]int    // file → times it was replaced (Last-Modified)
+	requests      []string          // "file range [if-range]" per request that reached a file
+	linked        map[string]string // file → X-Linked-Etag on the redirect
+	dropAfter     map[string]int    // file → cut the connection after n bytes, once
+	onDrop        func()            // called under mu after a drop
+	blockAt       map[string]int    // file → stall after n bytes until the client leaves
+	missing       map[string]bool   // file → 404
+	chunked       map[string]bool   // file → no Content-Length
+	validator     map[string]string // file → "etag" (default), "date", "weak" or "none"
+	ignoreIfRange bool              // serve ranges of whatever version there is
 }
 
 func newHub(files map[string][]byte) *hub {
-	return &hub{files: files, linked: map[string]string{}, dropAfter: map[string]int{}, blockAt: map[string]int{}, missing: map[string]bool{}}
+	return &hub{files: files, version: map[string]int{}, linked: map[string]string{}, dropAfter: map[string]int{},
+		blockAt: map[string]int{}, missing: map[string]bool{}, chunked: map[string]bool{}, validator: map[string]string{}}
+}
+
+// replace changes a file on the server; the caller holds mu.
+func (h *hub) replace(name string, data []byte) {
+	h.files[name] = data
+	h.version[name]++
 }
 
 func (h *hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if name, ok := strings.CutPrefix(r.URL.Path, "/"+testRepo+"/resolve/main/"); ok {
 		h.mu.Lock()
+		_, exists := h.files[name]
 		missing, linked := h.missing[name], h.linked[name]
 		h.mu.Unlock()
-		if _, exists := h.files[name]; missing || !exists {
+		if missing || !exists {
 			http.NotFound(w, r)
 			return
 		}
@@ -60,15 +73,29 @@ func (h *hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *hub) serve(w http.ResponseWriter, r *http.Request, name string) {
-	data := h.files[name]
-	rng := r.Header.Get("Range")
+	rng, ifRange := r.Header.Get("Range"), r.Header.Get("If-Range")
 	h.mu.Lock()
-	h.requests = append(h.requests, strings.TrimSpace(name+" "+rng))
+	data := h.files[name]
+	h.requests = append(h.requests, strings.TrimSpace(name+" "+rng+" "+ifRange))
 	drop, dropping := h.dropAfter[name]
 	delete(h.dropAfter, name)
 	block, blocking := h.blockAt[name]
+	chunked, kind := h.chunked[name], h.validator[name]
+	etag := `"` + sha256Hex(data) + `"`
+	date := time.Date(2025, 1, 1, 0, 0, h.version[name], 0, time.UTC).Format(http.TimeFormat)
 	h.mu.Unlock()
 
+	switch kind {
+	case "", "etag":
+		w.Header().Set("ETag", etag)
+	case "weak":
+		w.Header().Set("ETag", "W/"+etag)
+	case "date":
+		w.Header().Set("Last-Modified", date)
+	}
+	if ifRange != "" && ifRange != etag && ifRange != date && !h.ignoreIfRange {
+		rng = "" // another version: send it whole
+	}
 	start := 0
 	if v, ok := strings.CutPrefix(rng, "bytes="); ok {
 		start, _ = strconv.Atoi(strings.TrimSuffix(v, "-"))
@@ -80,7 +107,9 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, name string) {
 		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", start, len(data)-1, len(data)))
 	}
 	body := data[start:]
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if !chunked {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
 	if rng != "" {
 		w.WriteHeader(http.StatusPartialContent)
 	}
@@ -92,10 +121,22 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, name string) {
 		if err == nil {
 			conn.Close()
 		}
+		h.mu.Lock()
+		if h.onDrop != nil {
+			h.onDrop()
+		}
+		h.mu.Unlock()
 	case blocking:
 		w.Write(body[:min(block, len(body))])
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
+	case chunked:
+		for len(body) > 0 {
+			n := min(16, len(body))
+			w.Write(body[:n])
+			w.(http.Flusher).Flush()
+			body = body[n:]
+		}
 	default:
 		w.Write(body)
 	}
@@ -222,7 +263,7 @@ func TestInstallResumesAfterCut(t *testing.T) {
 		t.Fatal("resumed file differs")
 	}
 	log := strings.Join(h.log(), "\n")
-	if !strings.Contains(log, modelFile+" bytes=100-") {
+	if !strings.Contains(log, modelFile+" bytes=100- \""+sha256Hex(files[modelFile])+"\"") {
 		t.Errorf("no resume request in:\n%s", log)
 	}
 	if _, err := os.Stat(filepath.Join(dir, modelFile+".part")); !os.IsNotExist(err) {
@@ -253,7 +294,7 @@ func TestInstallResumesAcrossCalls(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, modelFile)); string(got) != string(files[modelFile]) {
 		t.Error("resumed file differs")
 	}
-	if !strings.Contains(strings.Join(h.log(), "\n"), modelFile+" bytes=64-") {
+	if !strings.Contains(strings.Join(h.log(), "\n"), modelFile+" bytes=64- \""+sha256Hex(files[modelFile])+"\"") {
 		t.Errorf("no resume request: %v", h.log())
 	}
 }
@@ -301,7 +342,7 @@ func TestDownloadPinned(t *testing.T) {
 		{strings.ToUpper(sha256Hex(files[configFile])), nil},
 	} {
 		d := &download{url: srv.URL + "/" + testRepo + "/resolve/main/" + configFile, dest: filepath.Join(dir, configFile),
-			pinned: tt.pinned, opts: fastOptions(srv).withDefaults()}
+			pinned: tt.pinned, limit: 1 << 20, opts: fastOptions(srv).withDefaults()}
 		res, err := d.run(context.Background())
 		if !errors.Is(err, tt.want) {
 			t.Errorf("pinned %s: %v, want %v", tt.pinned, err, tt.want)
@@ -408,16 +449,29 @@ func TestInstallArguments(t *testing.T) {
 func TestFind(t *testing.T) {
 	cache := t.TempDir()
 	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
-	writeFiles(t, filepath.Join(cache, "models", "hand-copied"), files)
-	writeFiles(t, filepath.Join(cache, "models", "no-tokenizer"), map[string][]byte{modelFile: files[modelFile]})
+	withManifest := func(name string, files map[string][]byte) {
+		dir := filepath.Join(cache, "models", name)
+		writeFiles(t, dir, files)
+		man := &manifest{Alias: name}
+		for n, data := range files {
+			man.Files = append(man.Files, manifestFile{Name: n, Size: int64(len(data)), SHA256: sha256Hex(data)})
+		}
+		if err := writeManifest(dir, man); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withManifest("installed", files)
+	withManifest("no-tokenizer", map[string][]byte{modelFile: files[modelFile]})
+	writeFiles(t, filepath.Join(cache, "models", "hand-copied"), files) // no manifest
 	tests := []struct {
 		alias string
 		ok    bool
 	}{
-		{"hand-copied", true},
+		{"installed", true},
+		{"hand-copied", false}, // Load it by folder instead
 		{testAlias, false},
 		{"no-tokenizer", false},
-		{"../models/hand-copied", false},
+		{"../models/installed", false},
 		{"..", false},
 		{"", false},
 	}
@@ -426,8 +480,206 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%q) = %q, %v; want ok=%v", tt.alias, dir, ok, tt.ok)
 		}
 	}
-	if _, ok := Find("hand-copied", ""); ok {
+	if _, ok := Find("installed", ""); ok {
 		t.Error("Find with no cache folder")
+	}
+}
+
+// A resumed download carries If-Range; when the file changed on the
+// server in between, the new version arrives whole instead of being
+// appended to the start of the old one.
+func TestInstallResumeFileChanged(t *testing.T) {
+	for _, kind := range []string{"etag", "date", "etag, If-Range ignored"} {
+		t.Run(kind, func(t *testing.T) {
+			h, srv, files := installFixture(t)
+			h.validator[modelFile], _, _ = strings.Cut(kind, ",")
+			// A server that ignores If-Range is caught by the changed ETag.
+			h.ignoreIfRange = strings.Contains(kind, "ignored")
+			newModel := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16")[modelFile]
+			h.dropAfter[modelFile] = 100
+			h.onDrop = func() { h.replace(modelFile, newModel) }
+			dir, err := Install(context.Background(), testAlias, t.TempDir(), fastOptions(srv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, modelFile)); string(got) != string(newModel) {
+				t.Fatalf("installed model is neither version whole (%d bytes; old %d, new %d)", len(got), len(files[modelFile]), len(newModel))
+			}
+			log := h.log()
+			if len(log) < 2 || !strings.HasPrefix(log[1], modelFile+" bytes=100- ") {
+				t.Errorf("no conditional resume request in %q", log)
+			}
+			if _, err := Load(context.Background(), dir); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestInstallResumeFileChangedAcrossCalls(t *testing.T) {
+	h, srv, _ := installFixture(t)
+	h.dropAfter[modelFile] = 64
+	cache := t.TempDir()
+	opts := fastOptions(srv)
+	opts.Retries = -1
+	if _, err := Install(context.Background(), testAlias, cache, opts); err == nil {
+		t.Fatal("cut download succeeded without retries")
+	}
+	newModel := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16")[modelFile]
+	h.mu.Lock()
+	h.replace(modelFile, newModel)
+	h.mu.Unlock()
+	dir, err := Install(context.Background(), testAlias, cache, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, modelFile)); string(got) != string(newModel) {
+		t.Error("installed model is not the new version whole")
+	}
+	for _, name := range []string{modelFile + ".part", modelFile + ".part.meta"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("%s left behind: %v", name, err)
+		}
+	}
+}
+
+// Without a usable validator (none, or a weak ETag) a partial file cannot
+// be resumed safely: the download starts over.
+func TestInstallNoValidatorStartsOver(t *testing.T) {
+	for _, kind := range []string{"none", "weak"} {
+		t.Run(kind, func(t *testing.T) {
+			h, srv, files := installFixture(t)
+			h.validator[modelFile] = kind
+			h.dropAfter[modelFile] = 100
+			dir, err := Install(context.Background(), testAlias, t.TempDir(), fastOptions(srv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, modelFile)); string(got) != string(files[modelFile]) {
+				t.Error("file differs")
+			}
+			if log := h.log(); len(log) < 2 || log[1] != modelFile {
+				t.Errorf("second request %q, want a plain one", log)
+			}
+		})
+	}
+}
+
+func TestInstallSizeLimits(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string
+		chunked bool
+		opts    func(*InstallOptions, map[string][]byte)
+	}{
+		{"chunked json", tokenizerFile, true, func(o *InstallOptions, f map[string][]byte) { o.MaxFileBytes = int64(len(f[tokenizerFile]) - 1) }},
+		{"announced json", tokenizerFile, false, func(o *InstallOptions, f map[string][]byte) { o.MaxFileBytes = int64(len(f[tokenizerFile]) - 1) }},
+		{"chunked model", modelFile, true, func(o *InstallOptions, f map[string][]byte) { o.MaxModelBytes = 100 }},
+		{"announced model", modelFile, false, func(o *InstallOptions, f map[string][]byte) { o.MaxModelBytes = 100 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, srv, files := installFixture(t)
+			h.chunked[tt.file] = tt.chunked
+			opts := fastOptions(srv)
+			tt.opts(&opts, files)
+			cache := t.TempDir()
+			_, err := Install(context.Background(), testAlias, cache, opts)
+			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), tt.file) {
+				t.Fatalf("got %v, want ErrTooLarge for %s", err, tt.file)
+			}
+			dir := filepath.Join(cache, "models", testAlias)
+			for _, name := range []string{tt.file, tt.file + ".part", tt.file + ".part.meta", manifestName} {
+				if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+					t.Errorf("%s exists after the limit was hit (%v)", name, err)
+				}
+			}
+			if _, ok := Find(testAlias, cache); ok {
+				t.Error("Find accepts the failed install")
+			}
+			if n := strings.Count(strings.Join(h.log(), "\n"), tt.file); n != 1 {
+				t.Errorf("%s requested %d times, want once (not retried)", tt.file, n)
+			}
+		})
+	}
+	// The limits themselves are allowed.
+	_, srv, files := installFixture(t)
+	opts := fastOptions(srv)
+	opts.MaxModelBytes, opts.MaxFileBytes = int64(len(files[modelFile])), int64(len(files[tokenizerFile]))
+	if _, err := Install(context.Background(), testAlias, t.TempDir(), opts); err != nil {
+		t.Errorf("files at the limits: %v", err)
+	}
+	if d := (InstallOptions{}).withDefaults(); d.MaxModelBytes != 4<<30 || d.MaxFileBytes != 64<<20 {
+		t.Errorf("default limits %d, %d", d.MaxModelBytes, d.MaxFileBytes)
+	}
+}
+
+// A reinstall that fails after replacing a file leaves no manifest, so
+// Find does not offer the mixed folder.
+func TestInstallFailureHidesFolder(t *testing.T) {
+	h, srv, _ := installFixture(t)
+	cache := t.TempDir()
+	dir, err := Install(context.Background(), testAlias, cache, fastOptions(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two files are damaged, keeping their sizes, so the next Install
+	// fetches them again: the model succeeds, then config.json fails. The
+	// old manifest's sizes would all still match.
+	for _, name := range []string{modelFile, configFile} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)-1] ^= 1
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.mu.Lock()
+	h.missing[configFile] = true
+	h.mu.Unlock()
+	if _, err := Install(context.Background(), testAlias, cache, fastOptions(srv)); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("got %v, want ErrNotFound", err)
+	}
+	if _, ok := Find(testAlias, cache); ok {
+		t.Error("Find accepts a folder whose reinstall failed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, manifestName)); !os.IsNotExist(err) {
+		t.Errorf("manifest kept: %v", err)
+	}
+}
+
+// Credentials in the base URL reach neither the manifest nor errors.
+func TestInstallURLSecrets(t *testing.T) {
+	h, srv, _ := installFixture(t)
+	opts := fastOptions(srv)
+	opts.BaseURL = strings.Replace(srv.URL, "http://", "http://alice:hunter2@", 1)
+	dir, err := Install(context.Background(), testAlias, t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := readManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Source != srv.URL {
+		t.Errorf("manifest source %q, want %q", man.Source, srv.URL)
+	}
+	h.mu.Lock()
+	h.missing[configFile] = true
+	h.mu.Unlock()
+	os.Remove(filepath.Join(dir, configFile))
+	_, err = Install(context.Background(), testAlias, t.TempDir(), opts)
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("err = %v", err)
+	}
+	// Nor the errors of a failed connection.
+	srv.Close()
+	opts.Retries = -1
+	_, err = Install(context.Background(), testAlias, t.TempDir(), opts)
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("err = %v", err)
 	}
 }
 

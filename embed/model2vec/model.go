@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -30,7 +31,9 @@ const (
 type Model struct {
 	name      string
 	dir       string
-	sha256    string
+	sha256    string // model.safetensors
+	tokSHA256 string // tokenizer.json
+	cfgSHA256 string // config.json, "" without one
 	t         *tensors
 	tok       *tokenizer
 	normalize bool
@@ -47,6 +50,9 @@ type Info struct {
 	Dir string
 	// SHA256 is the hex digest of model.safetensors.
 	SHA256 string
+	// TokenizerSHA256 and ConfigSHA256 are the hex digests of
+	// tokenizer.json and config.json ("" when there is no config.json).
+	TokenizerSHA256, ConfigSHA256 string
 	// Dim is the vector dimension; Vocab the number of tokenizer entries.
 	Dim, Vocab int
 	// Normalize is config.json's "normalize". Embed L2-normalises either
@@ -55,9 +61,16 @@ type Info struct {
 	Normalize bool
 }
 
+// maxJSONFile caps the tokenizer.json and config.json that Load reads (a
+// variable for the tests).
+var maxJSONFile int64 = DefaultMaxFileBytes
+
 // Load opens the model in dir: model.safetensors and tokenizer.json are
-// required, config.json is optional. If dir holds the manifest Install
-// writes, every file it lists is checked against its recorded SHA-256.
+// required, config.json is optional; the JSON files may not exceed 64 MiB
+// (DefaultMaxFileBytes). If dir holds the manifest Install writes, every
+// file it lists is checked against its recorded SHA-256. The embedding
+// table and weights must be finite: a NaN or infinity fails the load,
+// naming the tensor.
 func Load(ctx context.Context, dir string) (*Model, error) {
 	man, err := readManifest(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -71,24 +84,26 @@ func Load(ctx context.Context, dir string) (*Model, error) {
 		m.name = man.Alias
 	}
 
-	tokData, err := os.ReadFile(filepath.Join(dir, tokenizerFile))
+	tokData, err := readFileCapped(filepath.Join(dir, tokenizerFile), maxJSONFile)
 	if err != nil {
 		return nil, fmt.Errorf("model2vec: read tokenizer: %w", err)
 	}
-	if err := man.check(tokenizerFile, sha256Hex(tokData)); err != nil {
+	m.tokSHA256 = sha256Hex(tokData)
+	if err := man.check(tokenizerFile, m.tokSHA256); err != nil {
 		return nil, err
 	}
 	if m.tok, err = parseTokenizer(tokData); err != nil {
 		return nil, fmt.Errorf("model2vec: %s: %w", filepath.Join(dir, tokenizerFile), err)
 	}
 
-	cfgData, err := os.ReadFile(filepath.Join(dir, configFile))
+	cfgData, err := readFileCapped(filepath.Join(dir, configFile), maxJSONFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("model2vec: read config: %w", err)
 	default:
-		if err := man.check(configFile, sha256Hex(cfgData)); err != nil {
+		m.cfgSHA256 = sha256Hex(cfgData)
+		if err := man.check(configFile, m.cfgSHA256); err != nil {
 			return nil, err
 		}
 		var cfg struct {
@@ -139,11 +154,26 @@ func (m *Model) checkShapes() error {
 	return nil
 }
 
-// ID identifies the model and the exact weights:
-// "model2vec:<name>@<first 12 hex digits of the SHA-256 of
-// model.safetensors>/<dim>".
+// ID identifies the model, its exact weights and its exact tokenizer:
+// "model2vec:<name>@<W>-<T>/<dim>", where W is the first 12 hex digits of
+// the SHA-256 of model.safetensors and T the first 12 of a SHA-256 over
+// the digests of tokenizer.json and, if present, config.json (see
+// filesDigest), e.g. "model2vec:potion-base-8M@1a2b3c4d5e6f-0a1b2c3d4e5f/256".
+// An edited tokenizer thus never mixes its vectors with the old ones.
+//
+// Before T was added, IDs were "model2vec:<name>@<W>/<dim>".
 func (m *Model) ID() string {
-	return fmt.Sprintf("model2vec:%s@%s/%d", m.name, m.sha256[:12], m.t.dim)
+	return fmt.Sprintf("model2vec:%s@%s-%s/%d", m.name, m.sha256[:12], filesDigest(m.tokSHA256, m.cfgSHA256)[:12], m.t.dim)
+}
+
+// filesDigest is the hex SHA-256 of "tokenizer.json <digest>\n" followed,
+// when cfgSum is not empty, by "config.json <digest>\n".
+func filesDigest(tokSum, cfgSum string) string {
+	s := tokenizerFile + " " + tokSum + "\n"
+	if cfgSum != "" {
+		s += configFile + " " + cfgSum + "\n"
+	}
+	return sha256Hex([]byte(s))
 }
 
 // Dim is the vector dimension.
@@ -151,7 +181,8 @@ func (m *Model) Dim() int { return m.t.dim }
 
 // Info describes the model.
 func (m *Model) Info() Info {
-	return Info{Name: m.name, Dir: m.dir, SHA256: m.sha256, Dim: m.t.dim, Vocab: m.tok.vocabSize, Normalize: m.normalize}
+	return Info{Name: m.name, Dir: m.dir, SHA256: m.sha256, TokenizerSHA256: m.tokSHA256, ConfigSHA256: m.cfgSHA256,
+		Dim: m.t.dim, Vocab: m.tok.vocabSize, Normalize: m.normalize}
 }
 
 // tokenize returns the ids model2vec would pool for text.
@@ -208,11 +239,13 @@ func (m *Model) Embed(ctx context.Context, texts []string, kind embed.Kind) ([][
 }
 
 // embedOne writes the normalised mean of text's token vectors into out,
-// which is zeroed. A text without tokens keeps the zero vector.
+// which is zeroed. A text without tokens, or whose vectors cancel out,
+// keeps the zero vector.
 func (m *Model) embedOne(ws *workspace, text string, out []float32) {
 	t := m.t
 	dim := t.dim
-	for _, id := range m.tok.encode(ws, text) {
+	ids := m.tok.encode(ws, text)
+	for _, id := range ids {
 		row := int(id)
 		if t.mapping != nil {
 			row = int(t.mapping[id])
@@ -223,8 +256,58 @@ func (m *Model) embedOne(ws *workspace, text string, out []float32) {
 		}
 		addScaled(out, t.emb[row*dim:row*dim+dim], w)
 	}
+	if !finite(out) {
+		// The float32 sum overflowed (the table and weights are finite,
+		// Load checks): sum again in float64, which cannot.
+		clear(out)
+		m.embedWide(ws, ids, out)
+		return
+	}
 	// The mean's 1/n factor is left out: it cancels in the normalisation.
-	normalizeL2(out)
+	embed.Normalize(out)
+}
+
+// finite reports whether v has no infinite or NaN component.
+func finite(v []float32) bool {
+	for _, x := range v {
+		if math.IsInf(float64(x), 0) || x != x {
+			return false
+		}
+	}
+	return true
+}
+
+// embedWide is embedOne's float64 path for sums beyond float32's range.
+// out is zeroed on entry.
+func (m *Model) embedWide(ws *workspace, ids []int32, out []float32) {
+	t := m.t
+	dim := t.dim
+	acc := ws.wide(dim)
+	for _, id := range ids {
+		row := int(id)
+		if t.mapping != nil {
+			row = int(t.mapping[id])
+		}
+		w := float64(1)
+		if t.weights != nil {
+			w = float64(t.weights[id])
+		}
+		for i, x := range t.emb[row*dim : row*dim+dim] {
+			acc[i] += w * float64(x)
+		}
+	}
+	// Scale into float32's range by the largest component, then normalise.
+	var top float64
+	for _, x := range acc {
+		top = max(top, math.Abs(x))
+	}
+	if top == 0 || math.IsInf(top, 0) || math.IsNaN(top) {
+		return
+	}
+	for i, x := range acc {
+		out[i] = float32(x / top)
+	}
+	embed.Normalize(out)
 }
 
 // addScaled adds w·src to dst. The loop is unrolled by 8, which lets the
@@ -248,23 +331,25 @@ func addScaled(dst, src []float32, w float32) {
 	}
 }
 
-// normalizeL2 scales v to unit length; a zero vector stays zero.
-func normalizeL2(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 || math.IsInf(s, 0) || math.IsNaN(s) {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
-}
-
 // sha256Hex is the hex SHA-256 of b.
 func sha256Hex(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// readFileCapped reads a file of at most limit bytes.
+func readFileCapped(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrTooLarge, limit)
+	}
+	return data, nil
 }

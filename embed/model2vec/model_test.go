@@ -189,7 +189,7 @@ func TestEmbedBatchesAndConcurrency(t *testing.T) {
 	}
 }
 
-var idPattern = regexp.MustCompile(`^model2vec:[^@]+@[0-9a-f]{12}/[0-9]+$`)
+var idPattern = regexp.MustCompile(`^model2vec:[^@]+@[0-9a-f]{12}-[0-9a-f]{12}/[0-9]+$`)
 
 func TestID(t *testing.T) {
 	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
@@ -198,9 +198,28 @@ func TestID(t *testing.T) {
 	if a.ID() != b.ID() {
 		t.Errorf("same files, different IDs: %s, %s", a.ID(), b.ID())
 	}
-	want := "model2vec:potion-test@" + sha256Hex(files[modelFile])[:12] + "/8"
+	files2 := filesDigest(sha256Hex(files[tokenizerFile]), sha256Hex(files[configFile]))
+	want := "model2vec:potion-test@" + sha256Hex(files[modelFile])[:12] + "-" + files2[:12] + "/8"
 	if a.ID() != want || !idPattern.MatchString(a.ID()) {
 		t.Errorf("ID = %s, want %s", a.ID(), want)
+	}
+	// The same weights with another tokenizer or config get another ID.
+	seen := map[string]string{a.ID(): "original"}
+	for what, change := range map[string]func(map[string][]byte){
+		"tokenizer edited": func(f map[string][]byte) { f[tokenizerFile] = append(f[tokenizerFile], '\n') },
+		"config edited":    func(f map[string][]byte) { f[configFile] = []byte(`{"normalize": false}`) },
+		"no config":        func(f map[string][]byte) { delete(f, configFile) },
+	} {
+		f := map[string][]byte{}
+		for k, v := range files {
+			f[k] = v
+		}
+		change(f)
+		id := loadFixture(t, "potion-test", f).ID()
+		if prev, dup := seen[id]; dup || !idPattern.MatchString(id) {
+			t.Errorf("%s: ID %s (same as %s: %v)", what, id, prev, dup)
+		}
+		seen[id] = what
 	}
 	if a.Dim() != testDim {
 		t.Errorf("Dim = %d", a.Dim())
@@ -210,7 +229,8 @@ func TestID(t *testing.T) {
 		t.Error("F16 and F32 weights share an ID")
 	}
 	info := a.Info()
-	if info.Name != "potion-test" || info.Vocab != len(wordPieceVocab) || !info.Normalize || info.SHA256 != sha256Hex(files[modelFile]) {
+	if info.Name != "potion-test" || info.Vocab != len(wordPieceVocab) || !info.Normalize || info.SHA256 != sha256Hex(files[modelFile]) ||
+		info.TokenizerSHA256 != sha256Hex(files[tokenizerFile]) || info.ConfigSHA256 != sha256Hex(files[configFile]) {
 		t.Errorf("Info = %+v", info)
 	}
 }
@@ -261,5 +281,116 @@ func TestLoadErrors(t *testing.T) {
 	m := loadFixture(t, "noconfig", with(configFile, nil))
 	if m.Info().Normalize {
 		t.Error("normalize without config.json")
+	}
+}
+
+func TestLoadRejectsNonFinite(t *testing.T) {
+	rows := len(wordPieceVocab)
+	emb := testEmbeddings(rows)
+	withValue := func(i int, x float32) []float32 {
+		e := append([]float32(nil), emb...)
+		e[i] = x
+		return e
+	}
+	f64 := make([]float64, len(emb))
+	for i, x := range emb {
+		f64[i] = float64(x)
+	}
+	f64[13] = 1e300 // finite in float64, infinite in float32
+	embTensor := func(dtype string, data []byte) map[string][]byte {
+		files := fixtureFiles(wordPieceJSON(), rows, "F32")
+		files[modelFile] = safetensorsBytes([]testTensor{{"embeddings", dtype, []int64{int64(rows), testDim}, data}}, nil)
+		return files
+	}
+	weights := make([]float32, rows)
+	for i := range weights {
+		weights[i] = 1
+	}
+	weights[5] = float32(math.NaN())
+	tests := []struct {
+		name, tensor, value string
+		files               map[string][]byte
+	}{
+		{"NaN", "embeddings", "element 7 is NaN", embTensor("F32", f32Bytes(withValue(7, float32(math.NaN()))))},
+		{"+Inf F16", "embeddings", "element 9 is +Inf", embTensor("F16", f16Bytes(withValue(9, float32(math.Inf(1)))))},
+		{"F64 overflow", "embeddings", "element 13 is +Inf", embTensor("F64", f64Bytes(f64))},
+		{"NaN weight", "weights", "element 5 is NaN", fixtureFiles(wordPieceJSON(), rows, "F32",
+			testTensor{"weights", "F32", []int64{int64(rows)}, f32Bytes(weights)})},
+	}
+	for _, tt := range tests {
+		dir := filepath.Join(t.TempDir(), "m")
+		writeFiles(t, dir, tt.files)
+		_, err := Load(context.Background(), dir)
+		if !errors.Is(err, ErrSafetensors) || !strings.Contains(err.Error(), fmt.Sprintf("tensor %q", tt.tensor)) || !strings.Contains(err.Error(), tt.value) {
+			t.Errorf("%s: got %v, want an error naming tensor %q and %q", tt.name, err, tt.tensor, tt.value)
+		}
+	}
+}
+
+// Finite tables whose float32 sums overflow, or cancel out, give unit or
+// zero vectors, never NaN or infinities.
+func TestEmbedExtremeValues(t *testing.T) {
+	rows := len(wordPieceVocab)
+	huge := make([]float32, rows*testDim)
+	for i := range huge {
+		huge[i] = float32(math.MaxFloat32 / testDim * float64(1+i%testDim)) // MaxFloat32 · (1..8)/8
+	}
+	weights := make([]float32, rows)
+	for i := range weights {
+		weights[i] = 3
+	}
+	weights[15] = -3 // "world" cancels "hello" (same row below)
+	mapping := make([]int32, rows)
+	for i := range mapping {
+		mapping[i] = int32(i % 2)
+	}
+	mapping[14], mapping[15] = 1, 1
+	files := fixtureFiles(wordPieceJSON(), rows, "F32")
+	files[modelFile] = safetensorsBytes([]testTensor{
+		{"embeddings", "F32", []int64{int64(rows), testDim}, f32Bytes(huge)},
+		{"weights", "F32", []int64{int64(rows)}, f32Bytes(weights)},
+		{"mapping", "I32", []int64{int64(rows)}, i32Bytes(mapping)},
+	}, nil)
+	m := loadFixture(t, "huge", files)
+	got, err := m.Embed(context.Background(), []string{"the the cafe hello", "hello world", "hello"}, embed.Document)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every row is a multiple of (1, 2, ..., 8).
+	var want []float64
+	var ss float64
+	for j := range testDim {
+		ss += float64((j + 1) * (j + 1))
+	}
+	for j := range testDim {
+		want = append(want, float64(j+1)/math.Sqrt(ss))
+	}
+	assertClose(t, "overflowing sum", got[0], want, 1e-6)
+	assertClose(t, "one huge row", got[2], want, 1e-6)
+	for _, x := range got[1] {
+		if x != 0 {
+			t.Fatalf("cancelling rows: %v, want a zero vector", got[1])
+		}
+	}
+}
+
+func TestLoadCapsJSONFiles(t *testing.T) {
+	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	dir := filepath.Join(t.TempDir(), "m")
+	writeFiles(t, dir, files)
+	defer func(old int64) { maxJSONFile = old }(maxJSONFile)
+	maxJSONFile = int64(len(files[tokenizerFile]))
+	if _, err := Load(context.Background(), dir); err != nil {
+		t.Fatalf("tokenizer.json at the limit: %v", err)
+	}
+	maxJSONFile--
+	if _, err := Load(context.Background(), dir); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), tokenizerFile) {
+		t.Errorf("tokenizer.json over the limit: %v", err)
+	}
+	maxJSONFile = int64(len(files[configFile])) - 1
+	files[tokenizerFile] = []byte(`{"model":{"type":"WordPiece","vocab":{"a":0},"unk_token":"a"}}`)
+	writeFiles(t, dir, files)
+	if _, err := Load(context.Background(), dir); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), configFile) {
+		t.Errorf("config.json over the limit: %v", err)
 	}
 }

@@ -164,7 +164,8 @@ func isIntDType(dtype string) bool {
 	return false
 }
 
-// readTensor streams one tensor into dst through buf.
+// readTensor streams one tensor into dst through buf. Float tensors must
+// be finite.
 func readTensor(ctx context.Context, r io.Reader, ti tensorInfo, dst any, buf []byte) error {
 	sz, _ := dtypeSize(ti.DType)
 	size := int(sz)
@@ -182,7 +183,11 @@ func readTensor(ctx context.Context, r io.Reader, ti tensorInfo, dst any, buf []
 		k := n / size
 		switch d := dst.(type) {
 		case *[]float32:
-			decodeFloats((*d)[off:off+k], buf[:n], ti.DType)
+			chunk := (*d)[off : off+k]
+			decodeFloats(chunk, buf[:n], ti.DType)
+			if i := firstNonFinite(chunk); i >= 0 {
+				return fmt.Errorf("%w: element %d is %v; the table and weights must be finite", ErrSafetensors, off+i, chunk[i])
+			}
 		case *[]int32:
 			if err := decodeInts((*d)[off:off+k], buf[:n], ti.DType); err != nil {
 				return err
@@ -192,6 +197,17 @@ func readTensor(ctx context.Context, r io.Reader, ti tensorInfo, dst any, buf []
 		remaining -= int64(n)
 	}
 	return nil
+}
+
+// firstNonFinite returns the index of the first NaN or infinite value in
+// v (an F64 value beyond float32's range decodes as infinite), or -1.
+func firstNonFinite(v []float32) int {
+	for i, x := range v {
+		if math.IsInf(float64(x), 0) || x != x {
+			return i
+		}
+	}
+	return -1
 }
 
 // decodeFloats converts little-endian elements of a float dtype (see

@@ -3,6 +3,8 @@ package model2vec
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
 )
 
 // addedToken is an entry of tokenizer.json's "added_tokens" that is
@@ -35,7 +37,7 @@ type tokenizer struct {
 // encode returns the token ids model2vec pools for text. The slice is
 // ws.ids, valid until the next call with ws.
 func (t *tokenizer) encode(ws *workspace, text string) []int32 {
-	text = truncateRunes(text, t.maxChars)
+	text = embed.TruncateRunes(text, t.maxChars)
 	ids := ws.ids[:0]
 	atStart := true
 	for text != "" {
@@ -139,20 +141,4 @@ func (t *tokenizer) encodeSegment(ws *workspace, segment string, atStart bool, i
 		ids = t.model.tokenize(ws, ws.text[sp.start:sp.end], ids)
 	}
 	return ids
-}
-
-// truncateRunes cuts s after n characters (n <= 0: no limit), as Python's
-// s[:n] does.
-func truncateRunes(s string, n int) string {
-	if n <= 0 || len(s) <= n {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i]
-		}
-		count++
-	}
-	return s
 }

@@ -127,9 +127,6 @@ func TestTruncation(t *testing.T) {
 	if got := len(encodeIDs(tok, strings.Repeat("! ", 2000))); got != maxTokens {
 		t.Errorf("long text gave %d tokens, want %d", got, maxTokens)
 	}
-	if got := truncateRunes("héllo", 2); got != "hé" {
-		t.Errorf("truncateRunes = %q", got)
-	}
 	if got := medianLength([]string{"a", "bb", "cccc", "dddddd"}); got != 3 {
 		t.Errorf("even median = %d, want 3", got)
 	}
@@ -261,6 +258,34 @@ func TestFuseReplacementsMatchesSequence(t *testing.T) {
 	}
 	if a, b := run(seq), run(fused); a != b {
 		t.Errorf("fused %q != sequential %q", b, a)
+	}
+}
+
+// A repeated pattern ends a fused run: the second replacement sees the
+// first one's output, which a single rune map could not do.
+func TestFuseReplacementsRepeatedPattern(t *testing.T) {
+	seq := []normalizer{
+		replaceStringNormalizer{"a", "b"},
+		replaceStringNormalizer{"c", "d"},
+		replaceStringNormalizer{"a", "x"}, // never matches after the first
+		replaceStringNormalizer{"é", "e"},
+		replaceStringNormalizer{"é", "f"},
+	}
+	fused := fuseReplacements(seq)
+	if len(fused) != 3 {
+		t.Fatalf("fused into %d steps, want 3 (a c | a é | é)", len(fused))
+	}
+	for _, in := range []string{"aacé", "xyz", "éa"} {
+		cur, fcur := []byte(in), []byte(in)
+		for _, n := range seq {
+			cur = n.normalize(nil, cur)
+		}
+		for _, n := range fused {
+			fcur = n.normalize(nil, fcur)
+		}
+		if string(cur) != string(fcur) {
+			t.Errorf("%q: fused %q != sequential %q", in, fcur, cur)
+		}
 	}
 }
 

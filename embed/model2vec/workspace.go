@@ -10,6 +10,17 @@ type workspace struct {
 	best          []float64 // Unigram lattice
 	from, tok     []int32
 	path          []pathNode
+	acc           []float64 // embedWide's sum
+}
+
+// wide returns a zeroed float64 accumulator of length dim.
+func (ws *workspace) wide(dim int) []float64 {
+	if cap(ws.acc) < dim {
+		ws.acc = make([]float64, dim)
+	}
+	ws.acc = ws.acc[:dim]
+	clear(ws.acc)
+	return ws.acc
 }
 
 // growLattice makes the Unigram lattice hold at least n positions.

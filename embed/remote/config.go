@@ -34,7 +34,8 @@ type Config struct {
 	// "text-embedding-3-small".
 	Model string
 	// APIKey, when set, is sent as "Authorization: Bearer <key>". It is
-	// never included in errors, IDs or the formatted Config.
+	// never included in errors, IDs or the formatted Config. (A password,
+	// user name or query in BaseURL is sent, but not shown either.)
 	APIKey string
 	// Dim is the expected vector dimension; 0 learns it from the first
 	// response and enforces it afterwards.
@@ -84,19 +85,21 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-// String formats the Config with the API key masked.
+// String formats the Config with the API key masked, and BaseURL without
+// password, user or query.
 func (c Config) String() string {
 	return fmt.Sprintf("remote.Config{BaseURL:%q Model:%q APIKey:%s Dim:%d BatchSize:%d MaxBatchBytes:%d MaxChars:%d Timeout:%s MaxRetries:%d QueryPrefix:%q DocumentPrefix:%q NoAutoPrefix:%t}",
-		c.BaseURL, c.Model, maskKey(c.APIKey), c.Dim, c.BatchSize, c.MaxBatchBytes, c.MaxChars, c.Timeout, c.MaxRetries, c.QueryPrefix, c.DocumentPrefix, c.NoAutoPrefix)
+		displayBaseURL(c.BaseURL), c.Model, maskKey(c.APIKey), c.Dim, c.BatchSize, c.MaxBatchBytes, c.MaxChars, c.Timeout, c.MaxRetries, c.QueryPrefix, c.DocumentPrefix, c.NoAutoPrefix)
 }
 
 // GoString is String, so %#v does not print the API key either.
 func (c Config) GoString() string { return c.String() }
 
-// LogValue implements slog.LogValuer with the API key masked.
+// LogValue implements slog.LogValuer with the API key masked, and BaseURL
+// as String shows it.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
-		slog.String("base_url", c.BaseURL),
+		slog.String("base_url", displayBaseURL(c.BaseURL)),
 		slog.String("model", c.Model),
 		slog.String("api_key", maskKey(c.APIKey)),
 		slog.Int("dim", c.Dim),

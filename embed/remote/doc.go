@@ -16,5 +16,10 @@
 // index, say) call Probe first.
 //
 // Nothing here touches the network until Embed or Probe is called, and
-// API keys never appear in errors, IDs or formatted configs.
+// API keys never appear in errors, IDs or formatted configs; nor do
+// passwords, user names or query strings of the base URL.
+//
+// IDs name the provider, the server's host, the model and the dimension,
+// plus a short hash of the prefixes and MaxChars when they are not the
+// model's defaults: see Ollama.ID and OpenAI.ID.
 package remote

@@ -24,6 +24,7 @@ type engine struct {
 	name     string // "ollama" or "openai", for errors
 	cfg      Config // with defaults
 	prefixes Prefixes
+	variant  string // ID suffix for non-default settings, see variant
 	red      redactor
 	dim      atomic.Int64
 	be       backend
@@ -31,6 +32,7 @@ type engine struct {
 
 func newEngine(name string, cfg Config, be backend) *engine {
 	e := &engine{name: name, cfg: cfg, prefixes: prefixesFor(cfg), red: redactor{cfg.APIKey}, be: be}
+	e.variant = variant(cfg, e.prefixes)
 	e.dim.Store(int64(cfg.Dim))
 	return e
 }
@@ -44,6 +46,11 @@ func validate(name string, cfg Config) error {
 		return fmt.Errorf("remote: %s: Dim %d is negative", name, cfg.Dim)
 	}
 	return nil
+}
+
+// id is "<provider>:<host>/<model>[@<variant>]/<dim>".
+func (e *engine) id(host string) string {
+	return fmt.Sprintf("%s:%s/%s%s/%d", e.name, host, e.cfg.Model, e.variant, e.getDim())
 }
 
 // getDim is the expected or learned dimension, 0 while unknown.
@@ -74,7 +81,7 @@ func (e *engine) embed(ctx context.Context, texts []string, kind embed.Kind) ([]
 			continue // zero vector below; servers reject or mis-embed empty input
 		}
 		pos = append(pos, i)
-		inputs = append(inputs, prefix+truncateRunes(s, e.cfg.MaxChars))
+		inputs = append(inputs, prefix+embed.TruncateRunes(s, e.cfg.MaxChars))
 	}
 	bs := batches(inputs, e.cfg.BatchSize, e.cfg.MaxBatchBytes)
 	for bi, b := range bs {
@@ -162,19 +169,4 @@ func batches(inputs []string, size, maxBytes int) []span {
 		out = append(out, span{lo, len(inputs)})
 	}
 	return out
-}
-
-// truncateRunes keeps the first n runes of s; n < 0 keeps all.
-func truncateRunes(s string, n int) string {
-	if n < 0 || len(s) <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
 }

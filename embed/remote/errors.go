@@ -20,8 +20,8 @@ const maxErrorMessage = 512
 type HTTPError struct {
 	// StatusCode is the HTTP status.
 	StatusCode int
-	// Message is the server's error message (or the start of its body),
-	// at most 512 bytes, with the API key removed.
+	// Message is the server's error message (or the start of its body)
+	// with the API key removed, cut to 512 bytes (plus "…" when cut).
 	Message string
 
 	json bool // the body was JSON (an API error, not a missing route)
@@ -39,8 +39,11 @@ func (e *HTTPError) Error() string {
 // serverMessage extracts the error message from an error body in the
 // shapes the supported servers use: Ollama {"error": "..."}, OpenAI and
 // llama.cpp {"error": {"message": "..."}}, vLLM {"message": "..."} and
-// FastAPI {"detail": ...}; anything else is quoted as text.
-func serverMessage(body []byte) string {
+// FastAPI {"detail": ...}; anything else is quoted as text. The API key is
+// removed before the message is cut to maxErrorMessage bytes, so a cut
+// cannot split it past recognition, and a start of the key (8 bytes or
+// more) left at the end of the cut message is removed too.
+func serverMessage(body []byte, red redactor) string {
 	var v struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -68,11 +71,14 @@ func serverMessage(body []byte) string {
 	if msg == "" {
 		msg = string(body)
 	}
-	return truncateBytes(strings.Join(strings.Fields(msg), " "), maxErrorMessage)
+	msg = red.string(strings.Join(strings.Fields(red.string(msg)), " "))
+	if len(msg) <= maxErrorMessage {
+		return msg
+	}
+	return red.cutTail(truncateBytes(msg, maxErrorMessage), maxErrorMessage) + "…"
 }
 
-// truncateBytes cuts s to at most n bytes on a rune boundary, marking the
-// cut with "…".
+// truncateBytes cuts s to at most n bytes on a rune boundary.
 func truncateBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -81,8 +87,14 @@ func truncateBytes(s string, n int) string {
 	for len(s) > 0 && !utf8.ValidString(s) {
 		s = s[:len(s)-1]
 	}
-	return s + "…"
+	return s
 }
+
+// minKeyPrefix is the shortest start of the API key that cutTail removes.
+const minKeyPrefix = 8
+
+// redacted replaces the API key in messages.
+const redacted = "[redacted]"
 
 // redactor removes the API key from error text.
 type redactor struct{ secret string }
@@ -91,7 +103,19 @@ func (r redactor) string(s string) string {
 	if r.secret == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, r.secret, "[redacted]")
+	return strings.ReplaceAll(s, r.secret, redacted)
+}
+
+// cutTail replaces a start of the key (at least minKeyPrefix bytes long)
+// that ends s, as left by cutting a message in the middle of the key, and
+// keeps the result within n bytes.
+func (r redactor) cutTail(s string, n int) string {
+	for k := min(len(r.secret)-1, len(s)); k >= minKeyPrefix; k-- {
+		if strings.HasSuffix(s, r.secret[:k]) {
+			return truncateBytes(s[:len(s)-k], n-len(redacted)) + redacted
+		}
+	}
+	return s
 }
 
 // err wraps err so its message never shows the key; errors.Is and As still

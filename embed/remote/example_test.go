@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/remote"
@@ -51,7 +52,7 @@ func ExampleNewOllama() {
 	if err := e.Probe(ctx); err != nil { // learn the dimension
 		log.Fatal(err)
 	}
-	fmt.Println(e.ID(), e.Dim())
+	fmt.Println(strings.Replace(e.ID(), srv.Listener.Addr().String(), "HOST", 1), e.Dim())
 	vecs, err := e.Embed(ctx, []string{"how do llamas sleep?"}, embed.Query)
 	if err != nil {
 		log.Fatal(err)
@@ -59,7 +60,7 @@ func ExampleNewOllama() {
 	fmt.Println(vecs)
 	// Output:
 	// server got "search_document: enquire-mcp dimension probe"
-	// ollama:nomic-embed-text/2 2
+	// ollama:HOST/nomic-embed-text/2 2
 	// server got "search_query: how do llamas sleep?"
 	// [[0.6 0.8]]
 }

@@ -27,6 +27,8 @@ type Ollama struct {
 	t         *transport
 	embedURL  string
 	legacyURL string
+	shown     string // embedURL without secrets, see displayURL
+	host      string
 	legacy    atomic.Bool
 }
 
@@ -43,18 +45,30 @@ func NewOllama(cfg Config) (*Ollama, error) {
 		return nil, fmt.Errorf("remote: ollama: %w", err)
 	}
 	cfg = cfg.withDefaults()
+	embedURL := u.JoinPath("api", "embed")
 	o := &Ollama{
 		t:         newTransport(cfg),
-		embedURL:  u.JoinPath("api", "embed").String(),
+		embedURL:  embedURL.String(),
 		legacyURL: u.JoinPath("api", "embeddings").String(),
+		shown:     displayURL(embedURL),
+		host:      strings.ToLower(u.Host),
 	}
 	o.e = newEngine("ollama", cfg, o)
 	return o, nil
 }
 
-// ID is "ollama:<model>/<dim>". While the dimension is unknown (Config.Dim
-// was 0 and nothing was embedded yet) it ends in "/0": call Probe first.
-func (o *Ollama) ID() string { return fmt.Sprintf("ollama:%s/%d", o.e.cfg.Model, o.e.getDim()) }
+// ID is "ollama:<host>/<model>/<dim>", e.g.
+// "ollama:127.0.0.1:11434/nomic-embed-text/768": the host is part of it
+// because two servers may hold different models under one name. When the
+// prefixes differ from the model's known ones (see KnownPrefixes; none for
+// other models) or MaxChars from DefaultMaxChars, the model is followed by
+// "@" and 8 hex digits hashing those settings, since they change the
+// vectors: "ollama:host/model@1a2b3c4d/768". While the dimension is
+// unknown (Config.Dim was 0 and nothing was embedded yet) the ID ends in
+// "/0": call Probe first.
+//
+// Before this format, IDs were "ollama:<model>/<dim>".
+func (o *Ollama) ID() string { return o.e.id(o.host) }
 
 // Dim is the vector dimension: Config.Dim, or what the server answered
 // with; 0 until Probe or Embed has succeeded when Config.Dim was 0.
@@ -71,8 +85,9 @@ func (o *Ollama) Embed(ctx context.Context, texts []string, kind embed.Kind) ([]
 // the dimension. Call it before ID or Dim.
 func (o *Ollama) Probe(ctx context.Context) error { return o.e.probe(ctx) }
 
-// String describes the embedder without secrets.
-func (o *Ollama) String() string { return "remote.Ollama(" + o.embedURL + ", " + o.e.cfg.Model + ")" }
+// String describes the embedder without secrets: no API key, URL
+// password or user, or query string.
+func (o *Ollama) String() string { return "remote.Ollama(" + o.shown + ", " + o.e.cfg.Model + ")" }
 
 // embed implements backend.
 func (o *Ollama) embed(ctx context.Context, texts []string) ([][]float64, error) {
@@ -184,13 +199,18 @@ func ollamaBase(s string) (*url.URL, error) {
 func parseBase(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("base URL: %w", err)
+		// *url.Error quotes the whole URL, secrets included: keep its cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("base URL %q: %w", displayBaseURL(s), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base URL %q: scheme must be http or https", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: scheme must be http or https", displayURL(u))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("base URL %q: no host", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: no host", displayURL(u))
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u, nil

@@ -19,7 +19,8 @@ import (
 type OpenAI struct {
 	e        *engine
 	t        *transport
-	endpoint string
+	endpoint string // with the query, if BaseURL had one
+	shown    string // endpoint without secrets, see displayURL
 	host     string
 }
 
@@ -48,17 +49,20 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	}
 	u.RawPath = ""
 	cfg = cfg.withDefaults()
-	o := &OpenAI{t: newTransport(cfg), endpoint: u.String(), host: strings.ToLower(u.Host)}
+	o := &OpenAI{t: newTransport(cfg), endpoint: u.String(), shown: displayURL(u), host: strings.ToLower(u.Host)}
 	o.e = newEngine("openai", cfg, o)
 	return o, nil
 }
 
-// ID is "openai:<host>/<model>/<dim>". While the dimension is unknown
-// (Config.Dim was 0 and nothing was embedded yet) it ends in "/0": call
-// Probe first.
-func (o *OpenAI) ID() string {
-	return fmt.Sprintf("openai:%s/%s/%d", o.host, o.e.cfg.Model, o.e.getDim())
-}
+// ID is "openai:<host>/<model>/<dim>", e.g.
+// "openai:api.openai.com/text-embedding-3-small/1536". When the prefixes
+// differ from the model's known ones (see KnownPrefixes; none for other
+// models) or MaxChars from DefaultMaxChars, the model is followed by "@"
+// and 8 hex digits hashing those settings, since they change the vectors:
+// "openai:host/model@1a2b3c4d/768". While the dimension is unknown
+// (Config.Dim was 0 and nothing was embedded yet) the ID ends in "/0":
+// call Probe first.
+func (o *OpenAI) ID() string { return o.e.id(o.host) }
 
 // Dim is the vector dimension: Config.Dim, or what the server answered
 // with; 0 until Probe or Embed has succeeded when Config.Dim was 0.
@@ -75,8 +79,9 @@ func (o *OpenAI) Embed(ctx context.Context, texts []string, kind embed.Kind) ([]
 // the dimension. Call it before ID or Dim.
 func (o *OpenAI) Probe(ctx context.Context) error { return o.e.probe(ctx) }
 
-// String describes the embedder without secrets.
-func (o *OpenAI) String() string { return "remote.OpenAI(" + o.endpoint + ", " + o.e.cfg.Model + ")" }
+// String describes the embedder without secrets: no API key, URL
+// password or user, or query string.
+func (o *OpenAI) String() string { return "remote.OpenAI(" + o.shown + ", " + o.e.cfg.Model + ")" }
 
 // embed implements backend.
 func (o *OpenAI) embed(ctx context.Context, texts []string) ([][]float64, error) {

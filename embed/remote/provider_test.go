@@ -103,9 +103,9 @@ func TestProbeAndID(t *testing.T) {
 		after        string
 		wantProbeErr error
 	}{
-		{ProviderOllama, 0, "ollama:nomic-embed-text/0", "ollama:nomic-embed-text/6", nil},
-		{ProviderOllama, 6, "ollama:nomic-embed-text/6", "ollama:nomic-embed-text/6", nil},
-		{ProviderOllama, 5, "ollama:nomic-embed-text/5", "ollama:nomic-embed-text/5", embed.ErrDimension},
+		{ProviderOllama, 0, "ollama:HOST/nomic-embed-text/0", "ollama:HOST/nomic-embed-text/6", nil},
+		{ProviderOllama, 6, "ollama:HOST/nomic-embed-text/6", "ollama:HOST/nomic-embed-text/6", nil},
+		{ProviderOllama, 5, "ollama:HOST/nomic-embed-text/5", "ollama:HOST/nomic-embed-text/5", embed.ErrDimension},
 		{ProviderOpenAI, 0, "openai:HOST/nomic-embed-text/0", "openai:HOST/nomic-embed-text/6", nil},
 	}
 	for _, tt := range tests {

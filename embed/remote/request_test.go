@@ -325,15 +325,4 @@ func TestTruncation(t *testing.T) {
 	if got := srv.requests()[0].Inputs; !slices.Equal(got, want) {
 		t.Errorf("inputs = %q, want %q", got, want)
 	}
-	for _, tt := range []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"abc", 0, ""}, {"abc", 3, "abc"}, {"abc", -1, "abc"}, {"日本語テキスト", 3, "日本語"}, {"", 4, ""},
-	} {
-		if got := truncateRunes(tt.s, tt.n); got != tt.want {
-			t.Errorf("truncateRunes(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
-		}
-	}
 }

@@ -287,7 +287,7 @@ func TestServerMessage(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := serverMessage([]byte(tt.body)); got != tt.want {
+		if got := serverMessage([]byte(tt.body), redactor{}); got != tt.want {
 			t.Errorf("serverMessage(%q) = %q, want %q", tt.body, got, tt.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +126,7 @@ func (t *transport) once(ctx context.Context, url string, body []byte, maxBody i
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		herr := &HTTPError{
 			StatusCode: resp.StatusCode,
-			Message:    redactor{t.apiKey}.string(serverMessage(raw)),
+			Message:    serverMessage(raw, redactor{t.apiKey}),
 			json:       json.Valid(raw),
 		}
 		ae := &attemptError{err: herr, retryAfter: -1}
@@ -148,8 +149,16 @@ func (t *transport) once(ctx context.Context, url string, body []byte, maxBody i
 }
 
 // networkError classifies a transport failure: retryable unless the
-// caller's context ended.
+// caller's context ended. The URL a *url.Error quotes loses its secrets
+// (see displayURL).
 func (t *transport) networkError(ctx, actx context.Context, err error) *attemptError {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			ue.URL = displayURL(u)
+		} else {
+			ue.URL = "[URL]"
+		}
+	}
 	if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 		err = fmt.Errorf("request timed out after %s: %w", t.timeout, err)
 	}

@@ -3,7 +3,6 @@ package static
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
@@ -74,7 +73,7 @@ func New(id string, t *Table, tokenize Tokenizer, opts Options) (*Model, error) 
 		}
 		m.comp = make([]float32, t.Dim)
 		copy(m.comp, c)
-		if !normalize(m.comp) {
+		if !embed.Normalize(m.comp) {
 			return nil, fmt.Errorf("%w: model %q: zero or non-finite component", ErrInvalid, id)
 		}
 	}
@@ -130,9 +129,7 @@ func (m *Model) embedOne(s *scratch, text string, v []float32) {
 			v[i] -= dot * c
 		}
 	}
-	if !normalize(v) {
-		clear(v)
-	}
+	embed.Normalize(v) // zeroes v if the rows cancelled out
 }
 
 // add accumulates one row, dequantised and weighted.
@@ -160,20 +157,4 @@ func (s *scratch) add(row int) {
 		dst[i] += float32(q) * w
 	}
 	s.n++
-}
-
-// normalize scales v to unit length; false if v is zero or not finite.
-func normalize(v []float32) bool {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	if ss == 0 || math.IsInf(ss, 0) || math.IsNaN(ss) {
-		return false
-	}
-	inv := float32(1 / math.Sqrt(ss))
-	for i := range v {
-		v[i] *= inv
-	}
-	return true
 }

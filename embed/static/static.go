@@ -6,7 +6,8 @@
 // Rows are stored as int8 with one float32 scale per row and dequantised
 // on the fly while summing, so a 50,000-word, 100-dimension table takes
 // 5 MB. The engine knows nothing about words: a tokenizer maps text to row
-// numbers, so GloVe (package glove) and model2vec models share it.
+// numbers. Package glove builds the built-in model on it; package
+// model2vec has its own engine (float tables, mean pooling).
 //
 // [Encode] and [Decode] read and write tables together with their
 // vocabulary in a small versioned binary format.
@@ -63,16 +64,6 @@ func (t *Table) Validate() error {
 		}
 	}
 	return nil
-}
-
-// Row returns row r dequantised into dst (grown if needed), unweighted.
-func (t *Table) Row(dst []float32, r int) []float32 {
-	dst = append(dst[:0], make([]float32, t.Dim)...)
-	s := t.Scales[r]
-	for i, q := range t.Vectors[r*t.Dim : (r+1)*t.Dim] {
-		dst[i] = float32(q) * s
-	}
-	return dst
 }
 
 // Quantize writes v into dst (len(dst) == len(v)) as symmetric int8,

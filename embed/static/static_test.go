@@ -266,13 +266,3 @@ func TestQuantize(t *testing.T) {
 		})
 	}
 }
-
-func TestRow(t *testing.T) {
-	tab := &Table{Dim: 2, Rows: 2, Vectors: []int8{1, -2, 3, 4}, Scales: []float32{0.5, 2}}
-	if got := tab.Row(nil, 1); !near(got, []float32{6, 8}) {
-		t.Errorf("Row(1) = %v", got)
-	}
-	if got := tab.Row(make([]float32, 5), 0); !near(got, []float32{0.5, -1}) {
-		t.Errorf("Row(0) = %v", got)
-	}
-}

@@ -113,7 +113,7 @@ func weightedRows(t *static.Table, words []word, h float64, fn func(x []float64,
 	var row []float32
 	x := make([]float64, t.Dim)
 	for r, w := range words {
-		row = t.Row(row, r)
+		row = dequantize(row, t, r)
 		for i, f := range row {
 			x[i] = float64(float64(f) * float64(t.Weights[r]))
 		}
@@ -210,7 +210,7 @@ func quantisationError(v *static.Vectors, words []word) (mean, least float64) {
 	least = 1
 	var row []float32
 	for r := range v.Table.Rows {
-		row = v.Table.Row(row, r)
+		row = dequantize(row, &v.Table, r)
 		var dot, a, b float64
 		for i, x := range words[r].vec {
 			dot += float64(x) * float64(row[i])
@@ -222,4 +222,15 @@ func quantisationError(v *static.Vectors, words []word) (mean, least float64) {
 		least = math.Min(least, c)
 	}
 	return mean / float64(v.Table.Rows), least
+}
+
+// dequantize returns row r of t as float32 into dst (grown if needed),
+// without its weight.
+func dequantize(dst []float32, t *static.Table, r int) []float32 {
+	dst = slices.Grow(dst[:0], t.Dim)[:t.Dim]
+	s := t.Scales[r]
+	for i, q := range t.Vectors[r*t.Dim : (r+1)*t.Dim] {
+		dst[i] = float32(q) * s
+	}
+	return dst
 }

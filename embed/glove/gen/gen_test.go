@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,7 +140,7 @@ func TestGenerate(t *testing.T) {
 		if w := float64(v.Table.Weights[r]); math.Abs(w-1e-4/(1e-4+p)) > 1e-7 {
 			t.Errorf("%s: weight %v, want a/(a+p) with p = %v", v.Words[r], w, p)
 		}
-		row = v.Table.Row(row, r)
+		row = dequantize(row, &v.Table, r)
 		for k, x := range srcVec(rank) {
 			if math.Abs(float64(row[k])-x) > float64(v.Table.Scales[r])/2+1e-6 {
 				t.Fatalf("%s[%d] = %v, source %v", v.Words[r], k, row[k], x)
@@ -257,5 +258,15 @@ func TestPrincipalComponent(t *testing.T) {
 	}
 	if pc := principalComponent(tab, words, 1); math.Abs(float64(pc[0])-1) > 1e-6 {
 		t.Errorf("pc = %v…, want e0", pc[:2])
+	}
+}
+
+func TestDequantize(t *testing.T) {
+	tab := &static.Table{Dim: 2, Rows: 2, Vectors: []int8{1, -2, 3, 4}, Scales: []float32{0.5, 2}}
+	if got := dequantize(nil, tab, 1); !slices.Equal(got, []float32{6, 8}) {
+		t.Errorf("row 1 = %v", got)
+	}
+	if got := dequantize(make([]float32, 5), tab, 0); !slices.Equal(got, []float32{0.5, -1}) {
+		t.Errorf("row 0 = %v", got)
 	}
 }

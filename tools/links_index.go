@@ -1,0 +1,326 @@
+package tools
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// linkCache holds the derived link structures of the current engine. The
+// link tools share one per server; a vault change (a new engine) builds a
+// new linkIndex on the next call, and calls still running keep theirs.
+type linkCache struct {
+	cur atomic.Pointer[linkIndex]
+}
+
+// get returns the index of an engine, building (the cheap shell of) it
+// when the engine changed.
+func (c *linkCache) get(e *search.Engine) *linkIndex {
+	for {
+		cur := c.cur.Load()
+		if cur != nil && cur.eng == e {
+			return cur
+		}
+		ix := newLinkIndex(e)
+		if c.cur.CompareAndSwap(cur, ix) {
+			return ix
+		}
+	}
+}
+
+// linkIndex is everything the link tools derive from one engine. Each
+// part is built once, on first use, and is immutable afterwards.
+type linkIndex struct {
+	eng   *search.Engine
+	snap  *vault.Snapshot
+	g     *graph.Graph
+	paths *graph.PathFinder
+
+	tagsOnce sync.Once
+	tags     *graph.TagIndex
+
+	unresOnce sync.Once
+	unres     []linkUnresolved
+	unresKeys []string // target id → first spelling seen
+	unresRank []int    // target id → alphabetical rank (case-insensitive)
+	// vaultTargets caches the targets summary of the whole vault, with
+	// embeds ([1]) and without ([0]).
+	vaultTargets [2]struct {
+		once    sync.Once
+		targets []UnresolvedTarget
+		total   int
+	}
+
+	suggestOnce sync.Once
+	suggester   *linkSuggester
+	suggested   sync.Map // lower-cased target → []string titles
+}
+
+// linkUnresolved is one unresolved link with its target's id (targets
+// compare case-insensitively, as resolution does).
+type linkUnresolved struct {
+	graph.Unresolved
+	target int
+}
+
+func newLinkIndex(e *search.Engine) *linkIndex {
+	return &linkIndex{eng: e, snap: e.Snapshot(), g: e.Graph(), paths: graph.NewPathFinder(e.Graph())}
+}
+
+// tagIndex returns the tag → notes index.
+func (ix *linkIndex) tagIndex() *graph.TagIndex {
+	ix.tagsOnce.Do(func() { ix.tags = graph.NewTagIndex(ix.snap) })
+	return ix.tags
+}
+
+// unresolved returns every unresolved link with target ids, the
+// targets' spellings and their alphabetical ranks.
+func (ix *linkIndex) unresolved() ([]linkUnresolved, []string, []int) {
+	ix.unresOnce.Do(func() {
+		ids := map[string]int{}
+		var lower []string
+		for _, u := range ix.g.Unresolved() {
+			t := ix.g.UnresolvedTarget(u)
+			key := strings.ToLower(t)
+			id, ok := ids[key]
+			if !ok {
+				id = len(ix.unresKeys)
+				ids[key] = id
+				ix.unresKeys = append(ix.unresKeys, t)
+				lower = append(lower, key)
+			}
+			ix.unres = append(ix.unres, linkUnresolved{Unresolved: u, target: id})
+		}
+		order := make([]int, len(lower))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(lower[a], lower[b]) })
+		ix.unresRank = make([]int, len(order))
+		for rank, id := range order {
+			ix.unresRank[id] = rank
+		}
+	})
+	return ix.unres, ix.unresKeys, ix.unresRank
+}
+
+// suggest returns up to limit note ids whose name, title or alias is
+// closest to ref.
+func (ix *linkIndex) suggest(ref string, limit int) []int {
+	ix.suggestOnce.Do(func() { ix.suggester = newLinkSuggester(ix.snap) })
+	return ix.suggester.Suggest(ref, limit)
+}
+
+// suggestTitles returns up to 3 distinct titles of the notes closest to a
+// missing target, cached per target.
+func (ix *linkIndex) suggestTitles(target string) []string {
+	key := strings.ToLower(strings.TrimSpace(target))
+	if v, ok := ix.suggested.Load(key); ok {
+		return v.([]string)
+	}
+	out := []string{}
+	for _, id := range ix.suggest(key, 6) {
+		if t := ix.snap.Notes[id].Title; !slices.Contains(out, t) && len(out) < 3 {
+			out = append(out, t)
+		}
+	}
+	ix.suggested.Store(key, out)
+	return out
+}
+
+// notFound is the tool error for a missing note, with close paths.
+func (ix *linkIndex) notFound(ref string) error {
+	var paths []string
+	for _, id := range ix.suggest(ref, 5) {
+		paths = append(paths, ix.snap.Notes[id].Path)
+	}
+	return errNotFound(ref, paths)
+}
+
+// findNote returns the id of a note named by vault-relative path or by
+// title/alias (resolved like a wikilink), from the snapshot: graph
+// answers must match the graph, so nothing is re-read from disk. A path
+// leaving the vault is reported like a missing note.
+func (ix *linkIndex) findNote(p, title string) (int, error) {
+	switch {
+	case p != "" && title != "":
+		return 0, errors.New("give path or title, not both")
+	case p != "":
+		clean, ok := cleanRelPath(p)
+		if ok {
+			if id, ok := ix.snap.Index(clean); ok {
+				return id, nil
+			}
+		}
+		return 0, ix.notFound(p)
+	case title != "":
+		if id, ok := ix.lookup(title); ok {
+			return id, nil
+		}
+		return 0, ix.notFound(title)
+	}
+	return 0, errors.New("give path or title")
+}
+
+// lookup finds a note by path, name, alias or title; a [[wikilink]]
+// (brackets, |alias and #heading allowed) works too.
+func (ix *linkIndex) lookup(ref string) (int, bool) {
+	ref = linkTargetText(ref)
+	if ref == "" {
+		return 0, false
+	}
+	if clean, ok := cleanRelPath(ref); ok {
+		if id, ok := ix.snap.Index(clean); ok {
+			return id, true
+		}
+	}
+	if n := ix.snap.Lookup(ref); n != nil {
+		return ix.snap.Index(n.Path)
+	}
+	return 0, false
+}
+
+// linkTargetText strips [[ ]], a leading "!", "|alias" and "#heading"
+// from a note reference, leaving the target.
+func linkTargetText(ref string) string {
+	ref = strings.TrimSpace(ref)
+	if inner, ok := strings.CutPrefix(strings.TrimPrefix(ref, "!"), "[["); ok {
+		if inner, ok = strings.CutSuffix(inner, "]]"); ok {
+			ref, _, _ = strings.Cut(inner, "|")
+			ref, _, _ = strings.Cut(ref, "#")
+		}
+	}
+	return strings.TrimSpace(ref)
+}
+
+// linkNoteLine returns line (1-based, counted in the file) of a note's body,
+// or "" when the line is outside the body.
+func linkNoteLine(n *vault.Note, line int) string {
+	i := line - n.BodyLine
+	if i < 0 {
+		return ""
+	}
+	body := n.Body
+	for ; i > 0; i-- {
+		j := strings.IndexByte(body, '\n')
+		if j < 0 {
+			return ""
+		}
+		body = body[j+1:]
+	}
+	l, _, _ := strings.Cut(body, "\n")
+	return l
+}
+
+// linkSnippetRunes is the width of a link's context snippet.
+const linkSnippetRunes = 160
+
+// linkSnippet cuts about width runes of a line around the first
+// occurrence of raw, marking cuts with "…".
+func linkSnippet(line, raw string, width int) string {
+	line = strings.TrimSpace(line)
+	total := utf8.RuneCountInString(line)
+	if total <= width {
+		return line
+	}
+	at := 0
+	if i := strings.Index(line, raw); i >= 0 {
+		at = utf8.RuneCountInString(line[:i])
+		at = max(0, at-(width-utf8.RuneCountInString(raw))/2)
+	}
+	at = min(at, total-width)
+	start := linkRuneOffset(line, at)
+	end := start + linkRuneOffset(line[start:], width)
+	s := strings.TrimSpace(line[start:end])
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(line) {
+		s += "…"
+	}
+	return s
+}
+
+// linkRuneOffset is the byte offset of the n-th rune of s (len(s) past the
+// end).
+func linkRuneOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+// linkFolder normalises a folder argument ("Projects/", "./Projects") to
+// a vault-relative prefix; "" is the whole vault.
+func linkFolder(folder string) (string, error) {
+	f := norm.NFC.String(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")))
+	f = strings.Trim(f, "/")
+	if f == "" || f == "." {
+		return "", nil
+	}
+	clean, ok := cleanRelPath(f)
+	if !ok {
+		return "", fmt.Errorf("folder %q must be a folder inside the vault", folder)
+	}
+	return path.Clean(clean), nil
+}
+
+// inLinkFolder reports whether a path lies under folder
+// (case-insensitive).
+func inLinkFolder(p, folder string) bool {
+	return folder == "" || (len(p) > len(folder) && p[len(folder)] == '/' && strings.EqualFold(p[:len(folder)], folder))
+}
+
+// linkPage validates limit and cursor and returns the page's offset and
+// size. The cursor is opaque to clients: the tool name and an offset.
+func linkPage(tool string, limit, def, maxLimit int, cursor string) (offset, size int, err error) {
+	switch {
+	case limit == 0:
+		limit = def
+	case limit < 0 || limit > maxLimit:
+		return 0, 0, fmt.Errorf("limit must be between 1 and %d", maxLimit)
+	}
+	if cursor == "" {
+		return 0, limit, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err == nil {
+		if rest, ok := strings.CutPrefix(string(raw), tool+":"); ok {
+			if off, err := strconv.Atoi(rest); err == nil && off >= 0 {
+				return off, limit, nil
+			}
+		}
+	}
+	return 0, 0, errors.New("invalid cursor: pass the next_cursor of the previous page unchanged")
+}
+
+// linkNextCursor returns the cursor of the page after [offset, offset+size)
+// of total items, "" at the end.
+func linkNextCursor(tool string, offset, size, total int) string {
+	if offset+size >= total {
+		return ""
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(tool + ":" + strconv.Itoa(offset+size)))
+}
+
+// linkPageOf returns items[offset:offset+size], clamped.
+func linkPageOf[T any](items []T, offset, size int) []T {
+	offset = min(offset, len(items))
+	return items[offset:min(len(items), offset+size)]
+}

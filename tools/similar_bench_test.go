@@ -1,0 +1,111 @@
+package tools
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
+)
+
+// benchEmbEngine is the benchmark vault with a persistent index and the
+// built-in embeddings, built in a temporary folder removed after b.
+func benchEmbEngine(b *testing.B) *search.Engine {
+	b.Helper()
+	ctx := context.Background()
+	snap, err := vault.Load(ctx, vaulttest.BenchVault(b), vault.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.Open(ctx, filepath.Join(b.TempDir(), "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	src := index.SnapshotSource(snap)
+	if _, err := ix.Sync(ctx, src, nil); err != nil {
+		b.Fatal(err)
+	}
+	model, err := models.Open(ctx, models.DefaultAlias, models.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
+		b.Fatal(err)
+	}
+	e, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix, Embedder: model, EmbedderAlias: models.DefaultAlias})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkFindSimilar runs obsidian_find_similar (default arguments) for
+// notes spread over the vault and reports the median and 99th percentile
+// latency; the per-snapshot structures are built before timing. The
+// embeddings variant builds a persistent index with the built-in model
+// first (a few seconds).
+func BenchmarkFindSimilar(b *testing.B) {
+	b.Run("tfidf", func(b *testing.B) { benchFindSimilar(b, benchEngine(b)) })
+	b.Run("embeddings", func(b *testing.B) { benchFindSimilar(b, benchEmbEngine(b)) })
+}
+
+func benchFindSimilar(b *testing.B, e *search.Engine) {
+	srv := &Server{}
+	srv.eng.Store(e)
+	cache := &simCache{}
+	cache.get(e).build()
+	notes := e.Snapshot().Notes
+	ctx := context.Background()
+	var times []time.Duration
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n := notes[(i*7919)%len(notes)]
+		i++
+		start := time.Now()
+		if _, err := srv.findSimilar(ctx, cache, SimilarInput{Path: n.Path}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkFindSimilarBuild is the one-off cost of the per-snapshot
+// structures (first call after a load or a write).
+func BenchmarkFindSimilarBuild(b *testing.B) {
+	e := benchEngine(b)
+	for b.Loop() {
+		(&simCache{}).get(e).build()
+	}
+}
+
+// BenchmarkContextPack packs the default 4000-token bundle for title
+// queries.
+func BenchmarkContextPack(b *testing.B) {
+	e := benchEngine(b)
+	srv := &Server{}
+	srv.eng.Store(e)
+	notes := e.Snapshot().Notes
+	ctx := context.Background()
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n := notes[(i*7919)%len(notes)]
+		i++
+		if _, err := srv.contextPack(ctx, ContextPackInput{Query: n.Title}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
