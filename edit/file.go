@@ -126,13 +126,9 @@ func Replace(root, rel string, old, data []byte) error {
 // overwrite is set; a destination that is the same file (a change of
 // case on a case-insensitive file system) is not "existing".
 func Move(root, from, to string, overwrite bool) (err error) {
-	src, _, err := locate(root, from, false)
+	src, srcInfo, err := locateSource(root, from)
 	if err != nil {
 		return err
-	}
-	srcInfo, err := os.Lstat(src)
-	if err != nil {
-		return fmt.Errorf("%s: %w", from, err)
 	}
 	dst, created, err := locate(root, to, true)
 	if err != nil {
@@ -143,14 +139,36 @@ func Move(root, from, to string, overwrite bool) (err error) {
 			removeDirs(created)
 		}
 	}()
-	if info, err := os.Lstat(dst); err == nil && !os.SameFile(srcInfo, info) && !overwrite {
-		return fmt.Errorf("%s already exists (set overwrite to replace it): %w", to, fs.ErrExist)
+	if err := refuseExisting(dst, to, srcInfo, overwrite); err != nil {
+		return err
 	}
 	if err := os.Rename(src, dst); err != nil {
 		return fmt.Errorf("move %s to %s: %w", from, to, err)
 	}
 	syncDir(filepath.Dir(dst))
 	syncDir(filepath.Dir(src))
+	return nil
+}
+
+// locateSource locates the existing note a move starts from.
+func locateSource(root, rel string) (string, fs.FileInfo, error) {
+	abs, _, err := locate(root, rel, false)
+	if err != nil {
+		return "", nil, err
+	}
+	info, err := os.Lstat(abs)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	return abs, info, nil
+}
+
+// refuseExisting is an fs.ErrExist error when a file other than the
+// source (not merely the source under another case) exists at dst.
+func refuseExisting(dst, rel string, src fs.FileInfo, overwrite bool) error {
+	if info, err := os.Lstat(dst); err == nil && !os.SameFile(src, info) && !overwrite {
+		return fmt.Errorf("%s already exists (set overwrite to replace it): %w", rel, fs.ErrExist)
+	}
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -132,13 +131,9 @@ func PlanRename(snap *vault.Snapshot, from, to string, overwrite bool) (*RenameP
 // checkDestination refuses an existing destination (unless overwrite, or
 // it is the same file under another case) before anything is planned.
 func checkDestination(root, from, to string, overwrite bool) error {
-	src, _, err := locate(root, from, false)
+	_, srcInfo, err := locateSource(root, from)
 	if err != nil {
 		return err
-	}
-	srcInfo, err := os.Lstat(src)
-	if err != nil {
-		return fmt.Errorf("%s: %w", from, err)
 	}
 	dst, _, err := locate(root, to, false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -147,10 +142,7 @@ func checkDestination(root, from, to string, overwrite bool) error {
 	if err != nil {
 		return err
 	}
-	if info, err := os.Lstat(dst); err == nil && !os.SameFile(srcInfo, info) && !overwrite {
-		return fmt.Errorf("%s already exists (set overwrite to replace it): %w", to, fs.ErrExist)
-	}
-	return nil
+	return refuseExisting(dst, to, srcInfo, overwrite)
 }
 
 // Applied reports what Apply did.

@@ -181,7 +181,7 @@ func TestPlanRename(t *testing.T) {
 					at = append(at, located{rewrite{f.Path, c.Line, c.Before, c.After}, c.Column})
 				}
 			}
-			if !equalRewrites(got, tt.want) {
+			if !slices.Equal(got, tt.want) {
 				t.Fatalf("rewrites:\n%v\nwant:\n%v", got, tt.want)
 			}
 			if plan.Total() != len(tt.want) {
@@ -197,18 +197,6 @@ func TestPlanRename(t *testing.T) {
 			noTempFiles(t, root)
 		})
 	}
-}
-
-func equalRewrites(a, b []rewrite) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // snapshotFiles reads every .md file of the vault copy.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -155,7 +156,7 @@ func TestFontsCachedPerDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc, err := extractPages(context.Background(), r, Options{}.withDefaults())
-	if err != nil || !equalStrings(pageTexts(doc), []string{"abc", "abd", "be"}) {
+	if err != nil || !slices.Equal(pageTexts(doc), []string{"abc", "abd", "be"}) {
 		t.Fatalf("pages %q, %v", pageTexts(doc), err)
 	}
 	// Run again with a cache of our own to look into it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,21 +84,21 @@ func TestHostileDecodeParms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", dict, err)
 		}
-		if got := pageTexts(doc); !equalStrings(got, []string{"before", "", "after"}) {
+		if got := pageTexts(doc); !slices.Equal(got, []string{"before", "", "after"}) {
 			t.Errorf("%s: pages %q", dict, got)
 		}
 	}
 	// A chain of filters, each of which the library sets up before reading.
 	chain := "/Filter [" + strings.Repeat("/FlateDecode ", maxFilters+1) + "]"
 	data := streamPages(t, &pdfWriter{}, [2]string{chain, "x"}, plain("after"))
-	if doc, err := extractWithin(t, data, Options{}, 10*time.Second); err != nil || !equalStrings(pageTexts(doc), []string{"", "after"}) {
+	if doc, err := extractWithin(t, data, Options{}, 10*time.Second); err != nil || !slices.Equal(pageTexts(doc), []string{"", "after"}) {
 		t.Errorf("long filter chain: %v, %v", doc, err)
 	}
 	// The PNG Up predictor with sane parameters still decodes.
 	row := append([]byte{2}, content...)
 	sane := deflatedStream(fmt.Sprintf("/DecodeParms << /Predictor 12 /Columns %d >>", len(content)), row)
 	doc, err := extractWithin(t, streamPages(t, &pdfWriter{}, sane), Options{}, 10*time.Second)
-	if err != nil || !equalStrings(pageTexts(doc), []string{"lost"}) {
+	if err != nil || !slices.Equal(pageTexts(doc), []string{"lost"}) {
 		t.Errorf("sane predictor: %q, %v", pageTexts(doc), err)
 	}
 }
@@ -137,7 +138,7 @@ func TestHostileCMaps(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		// The CMap is ignored: codes read as Latin-1.
-		if got := pageTexts(doc); !equalStrings(got, []string{"A\nA"}) {
+		if got := pageTexts(doc); !slices.Equal(got, []string{"A\nA"}) {
 			t.Errorf("%s: pages %q", name, got)
 		}
 	}
@@ -173,7 +174,7 @@ func TestHostileOperandFlood(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := pageTexts(doc); !equalStrings(got, []string{"before", "", "after"}) {
+			if got := pageTexts(doc); !slices.Equal(got, []string{"before", "", "after"}) {
 				t.Errorf("pages %q", got)
 			}
 			t.Logf("refused in %v", time.Since(start))
@@ -256,12 +257,12 @@ func TestHostileXrefStreams(t *testing.T) {
 	t.Parallel()
 	// The file as generated is fine, predictor and object stream included.
 	doc, err := extractWithin(t, onePageXref("", "compressed").bytes(t), Options{}, 10*time.Second)
-	if err != nil || !equalStrings(pageTexts(doc), []string{"compressed"}) {
+	if err != nil || !slices.Equal(pageTexts(doc), []string{"compressed"}) {
 		t.Fatalf("valid file: %q, %v", pageTexts(doc), err)
 	}
 	plainXref := onePageXref("", "compressed")
 	plainXref.predictor = false
-	if doc, err := extractWithin(t, plainXref.bytes(t), Options{}, 10*time.Second); err != nil || !equalStrings(pageTexts(doc), []string{"compressed"}) {
+	if doc, err := extractWithin(t, plainXref.bytes(t), Options{}, 10*time.Second); err != nil || !slices.Equal(pageTexts(doc), []string{"compressed"}) {
 		t.Fatalf("valid file, unencoded xref stream: %q, %v", pageTexts(doc), err)
 	}
 
@@ -346,20 +347,20 @@ func TestPartialTextKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := pageTexts(doc); !equalStrings(got, []string{"kept\ntoo", "next page"}) {
+	if got := pageTexts(doc); !slices.Equal(got, []string{"kept\ntoo", "next page"}) {
 		t.Errorf("missing Adler-32: pages %q", got)
 	}
 
 	// Cut in the middle: the text before the cut stays.
 	cut := deflated([]byte(textStream([]string{"first"}) + strings.Repeat("q Q ", 20000) + textStream([]string{"second"})))
 	data = streamPages(t, &pdfWriter{}, [2]string{"/Filter /FlateDecode", string(cut[:len(cut)/2])})
-	if doc, err = extractWithin(t, data, Options{}, 10*time.Second); err != nil || !equalStrings(pageTexts(doc), []string{"first"}) {
+	if doc, err = extractWithin(t, data, Options{}, 10*time.Second); err != nil || !slices.Equal(pageTexts(doc), []string{"first"}) {
 		t.Errorf("truncated stream: %q, %v", pageTexts(doc), err)
 	}
 
 	// A form XObject with a broken stream ends only itself.
 	doc, err = extractWithin(t, formFile(t), Options{}, 10*time.Second)
-	if err != nil || !equalStrings(pageTexts(doc), []string{"before\nafter"}) {
+	if err != nil || !slices.Equal(pageTexts(doc), []string{"before\nafter"}) {
 		t.Errorf("broken form: %q, %v", pageTexts(doc), err)
 	}
 }
@@ -382,7 +383,7 @@ func TestHugeOptions(t *testing.T) {
 	t.Parallel()
 	data := buildPDF(t, []genPage{{lines: []string{"one"}}, {lines: []string{"two"}}}, encryptNone)
 	doc, err := extractWithin(t, data, Options{MaxBytes: math.MaxInt64, MaxPages: math.MaxInt, MaxTextBytes: math.MaxInt}, 10*time.Second)
-	if err != nil || !equalStrings(pageTexts(doc), []string{"one", "two"}) || doc.Truncated || doc.NumPages != 2 {
+	if err != nil || !slices.Equal(pageTexts(doc), []string{"one", "two"}) || doc.Truncated || doc.NumPages != 2 {
 		t.Fatalf("huge limits: %+v, %v", doc, err)
 	}
 	if got := collectLimit(math.MaxInt); got != math.MaxInt {

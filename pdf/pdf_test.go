@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,7 +194,7 @@ func TestExtract(t *testing.T) {
 				t.Fatalf("Extract: %v", err)
 			}
 			checkDocument(t, doc)
-			if got := pageTexts(doc); !equalStrings(got, tt.want) {
+			if got := pageTexts(doc); !slices.Equal(got, tt.want) {
 				t.Errorf("page texts = %q, want %q", got, tt.want)
 			}
 			if doc.NumPages != tt.numPages {
@@ -207,19 +208,6 @@ func TestExtract(t *testing.T) {
 			}
 		})
 	}
-}
-
-// equalStrings reports whether a and b hold the same strings.
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestExtractErrors(t *testing.T) {
@@ -292,7 +280,7 @@ func TestExtractMaxBytesAtLimit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
 	}
-	if got := pageTexts(doc); !equalStrings(got, []string{"fits"}) {
+	if got := pageTexts(doc); !slices.Equal(got, []string{"fits"}) {
 		t.Errorf("texts = %q", got)
 	}
 }
@@ -360,7 +348,7 @@ func TestExtractCyclicParent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
 	}
-	if got := pageTexts(doc); !equalStrings(got, []string{"orphan"}) {
+	if got := pageTexts(doc); !slices.Equal(got, []string{"orphan"}) {
 		t.Errorf("texts = %q", got)
 	}
 }
@@ -373,7 +361,7 @@ func TestExtractFixture(t *testing.T) {
 	}
 	checkDocument(t, doc)
 	want := []string{"Placeholder paper, page one.", "Placeholder paper, page two."}
-	if got := pageTexts(doc); !equalStrings(got, want) || doc.NumPages != 2 || doc.Truncated {
+	if got := pageTexts(doc); !slices.Equal(got, want) || doc.NumPages != 2 || doc.Truncated {
 		t.Errorf("got %q (NumPages %d, Truncated %v), want %q", got, doc.NumPages, doc.Truncated, want)
 	}
 }

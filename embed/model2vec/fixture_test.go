@@ -206,16 +206,3 @@ func i32Bytes(v []int32) []byte {
 
 // mathBits is math.Float32bits, short for the tests.
 func mathBits(f float32) uint32 { return math.Float32bits(f) }
-
-// equalF32 compares float slices exactly.
-func equalF32(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -170,7 +171,7 @@ func TestEmbedBatchesAndConcurrency(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if !equalF32(v[0], want[i]) {
+				if !slices.Equal(v[0], want[i]) {
 					t.Errorf("single embedding of %q differs from the batch one", text)
 					return
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,7 +109,7 @@ func TestReadTensorFileDTypes(t *testing.T) {
 					t.Fatalf("emb[%d] = %v, want %v", i, got, tt.want(i))
 				}
 			}
-			if want := []float32{0.5, 1, 2}; !equalF32(ts.weights, want) {
+			if want := []float32{0.5, 1, 2}; !slices.Equal(ts.weights, want) {
 				t.Errorf("weights = %v", ts.weights)
 			}
 			if want := []int32{2, 1, 0}; len(ts.mapping) != 3 || ts.mapping[0] != 2 || ts.mapping[2] != 0 {
