@@ -14,6 +14,13 @@ import (
 // Unknown types fail with ErrUnsupported rather than being skipped, since
 // a skipped step would silently change every vector.
 func parseNormalizer(raw json.RawMessage) ([]normalizer, error) {
+	return parseSteps(raw, "normalizers", normalizerStep)
+}
+
+// parseSteps reads a tokenizer component that is either one step or a
+// "Sequence" listing steps under key (nested Sequences flattened); step
+// parses a single step of the given type.
+func parseSteps[T any](raw json.RawMessage, key string, step func(typ string, raw json.RawMessage) ([]T, error)) ([]T, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
@@ -21,23 +28,33 @@ func parseNormalizer(raw json.RawMessage) ([]normalizer, error) {
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return nil, err
 	}
-	switch head.Type {
-	case "Sequence":
-		var seq struct {
-			Normalizers []json.RawMessage `json:"normalizers"`
-		}
-		if err := json.Unmarshal(raw, &seq); err != nil {
+	if head.Type != "Sequence" {
+		return step(head.Type, raw)
+	}
+	var seq map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &seq); err != nil {
+		return nil, fmt.Errorf("Sequence: %w", err)
+	}
+	var items []json.RawMessage
+	if list := seq[key]; list != nil {
+		if err := json.Unmarshal(list, &items); err != nil {
 			return nil, fmt.Errorf("Sequence: %w", err)
 		}
-		var out []normalizer
-		for _, r := range seq.Normalizers {
-			ns, err := parseNormalizer(r)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ns...)
+	}
+	var out []T
+	for _, r := range items {
+		ts, err := parseSteps(r, key, step)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		out = append(out, ts...)
+	}
+	return out, nil
+}
+
+// normalizerStep reads one normalizer of type typ.
+func normalizerStep(typ string, raw json.RawMessage) ([]normalizer, error) {
+	switch typ {
 	case "BertNormalizer":
 		var b struct {
 			CleanText          *bool `json:"clean_text"`
@@ -105,7 +122,7 @@ func parseNormalizer(raw json.RawMessage) ([]normalizer, error) {
 		}
 		return []normalizer{n}, nil
 	default:
-		return nil, fmt.Errorf("%w: normalizer %q", ErrUnsupported, head.Type)
+		return nil, fmt.Errorf("%w: normalizer %q", ErrUnsupported, typ)
 	}
 }
 
@@ -269,30 +286,12 @@ func conflicts(run []replaceStringNormalizer, pattern string) bool {
 
 // parsePreTokenizer reads a "pre_tokenizer" object, flattening Sequences.
 func parsePreTokenizer(raw json.RawMessage) ([]preTokenizer, error) {
-	if isNull(raw) {
-		return nil, nil
-	}
-	var head typed
-	if err := json.Unmarshal(raw, &head); err != nil {
-		return nil, err
-	}
-	switch head.Type {
-	case "Sequence":
-		var seq struct {
-			PreTokenizers []json.RawMessage `json:"pretokenizers"`
-		}
-		if err := json.Unmarshal(raw, &seq); err != nil {
-			return nil, fmt.Errorf("Sequence: %w", err)
-		}
-		var out []preTokenizer
-		for _, r := range seq.PreTokenizers {
-			ps, err := parsePreTokenizer(r)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ps...)
-		}
-		return out, nil
+	return parseSteps(raw, "pretokenizers", preTokenizerStep)
+}
+
+// preTokenizerStep reads one pre-tokenizer of type typ.
+func preTokenizerStep(typ string, raw json.RawMessage) ([]preTokenizer, error) {
+	switch typ {
 	case "BertPreTokenizer":
 		return []preTokenizer{bertPreTokenizer{}}, nil
 	case "Whitespace":
@@ -326,7 +325,7 @@ func parsePreTokenizer(raw json.RawMessage) ([]preTokenizer, error) {
 	case "Metaspace":
 		return parseMetaspace(raw)
 	default:
-		return nil, fmt.Errorf("%w: pre-tokenizer %q", ErrUnsupported, head.Type)
+		return nil, fmt.Errorf("%w: pre-tokenizer %q", ErrUnsupported, typ)
 	}
 }
 
