@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -64,27 +64,24 @@ const dataviewDescription = "Run a Dataview (DQL) query over the vault's markdow
 // dataviewCache keeps the query index of the current engine: field values
 // computed for every note are shared by later queries until the vault
 // changes (a new engine) or the time zone does.
-type dataviewCache struct {
-	cur atomic.Pointer[dataviewIndex]
-}
+type dataviewCache struct{ perEngine[dataviewIndex] }
 
 type dataviewIndex struct {
-	eng *search.Engine
+	mu  sync.Mutex
 	loc *time.Location
 	ix  *dataview.Index
 }
 
+// get returns e's index for times in loc (the zone of the engine's clock;
+// should it change, the index is rebuilt for the new zone).
 func (c *dataviewCache) get(e *search.Engine, loc *time.Location) *dataview.Index {
-	for {
-		cur := c.cur.Load()
-		if cur != nil && cur.eng == e && cur.loc == loc {
-			return cur.ix
-		}
-		next := &dataviewIndex{eng: e, loc: loc, ix: dataview.NewIndex(e.Snapshot(), e.Graph(), loc)}
-		if c.cur.CompareAndSwap(cur, next) {
-			return next.ix
-		}
+	d := c.derive(e, func(*search.Engine) *dataviewIndex { return &dataviewIndex{} })
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ix == nil || d.loc != loc {
+		d.loc, d.ix = loc, dataview.NewIndex(e.Snapshot(), e.Graph(), loc)
 	}
+	return d.ix
 }
 
 func (s *Server) addDataview() {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -22,24 +21,11 @@ import (
 // linkCache holds the derived link structures of the current engine. The
 // link tools share one per server; a vault change (a new engine) builds a
 // new linkIndex on the next call, and calls still running keep theirs.
-type linkCache struct {
-	cur atomic.Pointer[linkIndex]
-}
+type linkCache struct{ perEngine[linkIndex] }
 
 // get returns the index of an engine, building (the cheap shell of) it
 // when the engine changed.
-func (c *linkCache) get(e *search.Engine) *linkIndex {
-	for {
-		cur := c.cur.Load()
-		if cur != nil && cur.eng == e {
-			return cur
-		}
-		ix := newLinkIndex(e)
-		if c.cur.CompareAndSwap(cur, ix) {
-			return ix
-		}
-	}
-}
+func (c *linkCache) get(e *search.Engine) *linkIndex { return c.derive(e, newLinkIndex) }
 
 // linkIndex is everything the link tools derive from one engine. Each
 // part is built once, on first use, and is immutable afterwards.

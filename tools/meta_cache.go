@@ -12,10 +12,7 @@ import (
 // engine's snapshot (tag counts, a frontmatter key index, vault stats,
 // lower-cased bodies). Each part is built on first use, once per engine:
 // a write swaps in a new engine and the next call rebuilds for it.
-type metaCache struct {
-	mu  sync.Mutex
-	cur *metaDerived
-}
+type metaCache struct{ perEngine[metaDerived] }
 
 // metaDerived is the derived data of one engine; immutable once built.
 type metaDerived struct {
@@ -36,12 +33,7 @@ type metaDerived struct {
 
 // get returns the derived data of e, replacing the cached engine's.
 func (c *metaCache) get(e *search.Engine) *metaDerived {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cur == nil || c.cur.eng != e {
-		c.cur = &metaDerived{eng: e}
-	}
-	return c.cur
+	return c.derive(e, func(e *search.Engine) *metaDerived { return &metaDerived{eng: e} })
 }
 
 // tagIndex counts the snapshot's tags.

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
@@ -69,21 +68,10 @@ type orderOnce struct {
 
 // noteOrderCache keeps the orders of the current engine; a swapped-in
 // engine gets new ones.
-type noteOrderCache struct {
-	cur atomic.Pointer[noteOrders]
-}
+type noteOrderCache struct{ perEngine[noteOrders] }
 
 func (c *noteOrderCache) get(e *search.Engine) *noteOrders {
-	for {
-		old := c.cur.Load()
-		if old != nil && old.eng == e {
-			return old
-		}
-		o := &noteOrders{eng: e}
-		if c.cur.CompareAndSwap(old, o) {
-			return o
-		}
-	}
+	return c.derive(e, func(e *search.Engine) *noteOrders { return &noteOrders{eng: e} })
 }
 
 // ids returns the ascending order for a key (nil for byPath).

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -88,19 +87,10 @@ type SimilarSignals struct {
 
 // simCache keeps the derived structures of the current engine; a swapped
 // engine gets fresh ones, built on first use.
-type simCache struct{ cur atomic.Pointer[simIndex] }
+type simCache struct{ perEngine[simIndex] }
 
 func (c *simCache) get(e *search.Engine) *simIndex {
-	for {
-		old := c.cur.Load()
-		if old != nil && old.eng == e {
-			return old
-		}
-		x := &simIndex{eng: e}
-		if c.cur.CompareAndSwap(old, x) {
-			return x
-		}
-	}
+	return c.derive(e, func(e *search.Engine) *simIndex { return &simIndex{eng: e} })
 }
 
 // simIndex is what find_similar needs of one engine, computed once: the

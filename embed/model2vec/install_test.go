@@ -271,15 +271,23 @@ func TestInstallResumesAfterCut(t *testing.T) {
 	}
 }
 
-func TestInstallResumesAcrossCalls(t *testing.T) {
+// cutInstall runs an install whose model download the server cuts after
+// 64 bytes, without retries, leaving a partial file in cache.
+func cutInstall(t *testing.T) (h *hub, files map[string][]byte, cache string, opts InstallOptions) {
+	t.Helper()
 	h, srv, files := installFixture(t)
 	h.dropAfter[modelFile] = 64
-	cache := t.TempDir()
-	opts := fastOptions(srv)
+	cache = t.TempDir()
+	opts = fastOptions(srv)
 	opts.Retries = -1
 	if _, err := Install(context.Background(), testAlias, cache, opts); err == nil {
 		t.Fatal("cut download succeeded without retries")
 	}
+	return h, files, cache, opts
+}
+
+func TestInstallResumesAcrossCalls(t *testing.T) {
+	h, files, cache, opts := cutInstall(t)
 	part := filepath.Join(cache, "models", testAlias, modelFile+".part")
 	if st, err := os.Stat(part); err != nil || st.Size() != 64 {
 		t.Fatalf("partial file: %v %v", st, err)
@@ -517,14 +525,7 @@ func TestInstallResumeFileChanged(t *testing.T) {
 }
 
 func TestInstallResumeFileChangedAcrossCalls(t *testing.T) {
-	h, srv, _ := installFixture(t)
-	h.dropAfter[modelFile] = 64
-	cache := t.TempDir()
-	opts := fastOptions(srv)
-	opts.Retries = -1
-	if _, err := Install(context.Background(), testAlias, cache, opts); err == nil {
-		t.Fatal("cut download succeeded without retries")
-	}
+	h, _, cache, opts := cutInstall(t)
 	newModel := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16")[modelFile]
 	h.mu.Lock()
 	h.replace(modelFile, newModel)
