@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -405,7 +406,7 @@ func (s *Server) addOutboundLinks(c *linkCache) {
 
 // unresolvedLinks answers obsidian_get_unresolved_wikilinks.
 func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, error) {
-	folder, err := linkFolder(in.Folder)
+	folder, err := search.NormalizeFolder(in.Folder)
 	if err != nil {
 		return UnresolvedOutput{}, err
 	}
@@ -419,7 +420,7 @@ func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, erro
 	if folder != "" || !embeds {
 		matched = nil
 		for _, u := range all {
-			if inLinkFolder(ix.snap.Notes[u.From].Path, folder) && (embeds || !ix.snap.Notes[u.From].Links[u.Link].Embed) {
+			if search.InFolder(ix.snap.Notes[u.From].Path, folder) && (embeds || !ix.snap.Notes[u.From].Links[u.Link].Embed) {
 				matched = append(matched, u)
 			}
 		}

@@ -4,14 +4,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -137,44 +134,52 @@ func (ix *linkIndex) notFound(ref string) error {
 }
 
 // findNote returns the id of a note named by vault-relative path or by
-// title/alias (resolved like a wikilink), from the snapshot: graph
-// answers must match the graph, so nothing is re-read from disk. A path
-// leaving the vault is reported like a missing note.
+// title/alias, from the snapshot: graph answers must match the graph, so
+// nothing is re-read from disk.
 func (ix *linkIndex) findNote(p, title string) (int, error) {
+	return noteID(ix.snap, p, title, ix.notFound)
+}
+
+// lookup finds a note by path, name, alias or title (see lookupNote).
+func (ix *linkIndex) lookup(ref string) (int, bool) { return lookupNote(ix.snap, ref) }
+
+// noteID finds a snapshot note by vault-relative path or by title/alias
+// (resolved like a wikilink); notFound makes the error for a miss. A path
+// leaving the vault is reported like a missing note.
+func noteID(snap *vault.Snapshot, p, title string, notFound func(ref string) error) (int, error) {
 	switch {
 	case p != "" && title != "":
 		return 0, errors.New("give path or title, not both")
 	case p != "":
-		clean, ok := cleanRelPath(p)
-		if ok {
-			if id, ok := ix.snap.Index(clean); ok {
+		if clean, ok := cleanRelPath(p); ok {
+			if id, ok := snap.Index(clean); ok {
 				return id, nil
 			}
 		}
-		return 0, ix.notFound(p)
+		return 0, notFound(p)
 	case title != "":
-		if id, ok := ix.lookup(title); ok {
+		if id, ok := lookupNote(snap, title); ok {
 			return id, nil
 		}
-		return 0, ix.notFound(title)
+		return 0, notFound(title)
 	}
 	return 0, errors.New("give path or title")
 }
 
-// lookup finds a note by path, name, alias or title; a [[wikilink]]
+// lookupNote finds a note by path, name, alias or title; a [[wikilink]]
 // (brackets, |alias and #heading allowed) works too.
-func (ix *linkIndex) lookup(ref string) (int, bool) {
+func lookupNote(snap *vault.Snapshot, ref string) (int, bool) {
 	ref = linkTargetText(ref)
 	if ref == "" {
 		return 0, false
 	}
 	if clean, ok := cleanRelPath(ref); ok {
-		if id, ok := ix.snap.Index(clean); ok {
+		if id, ok := snap.Index(clean); ok {
 			return id, true
 		}
 	}
-	if n := ix.snap.Lookup(ref); n != nil {
-		return ix.snap.Index(n.Path)
+	if n := snap.Lookup(ref); n != nil {
+		return snap.Index(n.Path)
 	}
 	return 0, false
 }
@@ -250,27 +255,6 @@ func linkRuneOffset(s string, n int) int {
 		n--
 	}
 	return len(s)
-}
-
-// linkFolder normalises a folder argument ("Projects/", "./Projects") to
-// a vault-relative prefix; "" is the whole vault.
-func linkFolder(folder string) (string, error) {
-	f := norm.NFC.String(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")))
-	f = strings.Trim(f, "/")
-	if f == "" || f == "." {
-		return "", nil
-	}
-	clean, ok := cleanRelPath(f)
-	if !ok {
-		return "", fmt.Errorf("folder %q must be a folder inside the vault", folder)
-	}
-	return path.Clean(clean), nil
-}
-
-// inLinkFolder reports whether a path lies under folder
-// (case-insensitive).
-func inLinkFolder(p, folder string) bool {
-	return folder == "" || (len(p) > len(folder) && p[len(folder)] == '/' && strings.EqualFold(p[:len(folder)], folder))
 }
 
 // linkPage validates limit and cursor and returns the page's offset and

@@ -2,15 +2,11 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"path"
 	"slices"
 	"strings"
 	"sync"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -324,44 +320,7 @@ func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 // similarNote resolves the note to compare by path or title, without
 // reading the disk: only indexed notes have vectors and links.
 func similarNote(snap *vault.Snapshot, p, title string) (int, error) {
-	switch {
-	case p != "" && title != "":
-		return 0, errors.New("give path or title, not both")
-	case p != "":
-		clean, ok := cleanRelPath(p)
-		if !ok {
-			return 0, errNotFound(p, nil)
-		}
-		if i, ok := snap.Index(clean); ok {
-			return i, nil
-		}
-		return 0, errNotFound(p, snap.Suggest(p, 5))
-	case title != "":
-		if n := snap.Lookup(title); n != nil {
-			if i, ok := snap.Index(n.Path); ok {
-				return i, nil
-			}
-		}
-		return 0, errNotFound(title, snap.Suggest(title, 5))
-	}
-	return 0, errors.New("give path or title")
-}
-
-// similarFolder validates a folder filter the way obsidian_search does and
-// returns the admitted notes (nil: every note).
-func similarFolder(snap *vault.Snapshot, folder string) (func(int) bool, error) {
-	f := norm.NFC.String(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")))
-	if f == "" || f == "." || f == "/" {
-		return nil, nil
-	}
-	if strings.HasPrefix(f, "..") || strings.Contains(f, "/../") || strings.HasSuffix(f, "/..") {
-		return nil, fmt.Errorf("folder %q must be a path inside the vault", folder)
-	}
-	f = path.Clean("/" + f)[1:]
-	return func(i int) bool {
-		p := snap.Notes[i].Path
-		return len(p) > len(f) && p[len(f)] == '/' && strings.EqualFold(p[:len(f)], f)
-	}, nil
+	return noteID(snap, p, title, func(ref string) error { return errNotFound(ref, snap.Suggest(ref, 5)) })
 }
 
 // findSimilar answers obsidian_find_similar.
@@ -382,7 +341,7 @@ func (s *Server) findSimilar(ctx context.Context, cache *simCache, in SimilarInp
 	if err != nil {
 		return SimilarOutput{}, err
 	}
-	allow, err := similarFolder(snap, in.Folder)
+	allow, err := noteFilter(snap, in.Folder)
 	if err != nil {
 		return SimilarOutput{}, err
 	}
