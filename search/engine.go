@@ -285,13 +285,13 @@ func (e *Engine) embedderID() string {
 
 // allow builds the note predicate for folder, tag and frontmatter filters
 // (nil when there are none).
-func (e *Engine) allow(folder, tag string, filter frontmatterFilter) func(int) bool {
+func (e *Engine) allow(folder, tag string, filter FrontmatterFilter) func(int) bool {
 	if folder == "" && tag == "" && len(filter) == 0 {
 		return nil
 	}
 	ok := make([]bool, len(e.snap.Notes))
 	for i, n := range e.snap.Notes {
-		ok[i] = inFolder(n.Path, folder) && (tag == "" || n.HasTag(tag)) && filter.match(n)
+		ok[i] = InFolder(n.Path, folder) && (tag == "" || n.HasTag(tag)) && filter.Match(n)
 	}
 	return func(i int) bool { return ok[i] }
 }

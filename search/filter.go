@@ -13,9 +13,10 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// normalizeFolder turns a user folder ("Projects/", "./Projects", "/a/b")
-// into a vault-relative prefix; "" means the whole vault.
-func normalizeFolder(folder string) (string, error) {
+// NormalizeFolder turns a user folder ("Projects/", "./Projects", "/a/b")
+// into the vault-relative prefix searches use; "" means the whole vault. A
+// folder that would leave the vault is an error wrapping ErrInvalid.
+func NormalizeFolder(folder string) (string, error) {
 	f := norm.NFC.String(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")))
 	if f == "" || f == "." || f == "/" {
 		return "", nil
@@ -27,33 +28,38 @@ func normalizeFolder(folder string) (string, error) {
 	return f, nil
 }
 
-// inFolder reports whether a vault-relative path lies under folder
-// (case-insensitive; "" matches everything).
-func inFolder(p, folder string) bool {
+// InFolder reports whether a vault-relative path lies under a folder
+// returned by NormalizeFolder (case-insensitive; "" matches everything).
+func InFolder(p, folder string) bool {
 	if folder == "" {
 		return true
 	}
 	return len(p) > len(folder) && p[len(folder)] == '/' && strings.EqualFold(p[:len(folder)], folder)
 }
 
-// frontmatterFilter is a validated filter_frontmatter: every key must
-// match (AND); a key's accepted values are alternatives (OR).
-type frontmatterFilter []fmCondition
+// FrontmatterFilter is a validated filter_frontmatter, with the semantics
+// of obsidian_search's: every key must match (AND); an array value lists
+// alternatives (OR); a note whose value is a list matches by membership;
+// strings compare case-insensitively after trim and NFC; numbers compare by
+// value; a note without the key is excluded. An empty filter matches every
+// note.
+type FrontmatterFilter []fmCondition
 
 type fmCondition struct {
 	key    string
 	values []string // canonical forms
 }
 
-// parseFilter validates filter values: scalars (string, number, bool) or
-// arrays of scalars.
-func parseFilter(raw map[string]any) (frontmatterFilter, error) {
+// ParseFrontmatterFilter validates a filter_frontmatter argument: values
+// are scalars (string, number, bool) or arrays of scalars. Errors wrap
+// ErrInvalid and name the offending key.
+func ParseFrontmatterFilter(raw map[string]any) (FrontmatterFilter, error) {
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var f frontmatterFilter
+	var f FrontmatterFilter
 	for _, k := range keys {
 		if strings.TrimSpace(k) == "" {
 			return nil, invalid("filter_frontmatter: empty key")
@@ -122,9 +128,12 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// match reports whether a note passes every condition. A note missing a
+// Empty reports whether the filter has no condition (matches every note).
+func (f FrontmatterFilter) Empty() bool { return len(f) == 0 }
+
+// Match reports whether a note passes every condition. A note missing a
 // key fails; a note whose value is a list passes if any element matches.
-func (f frontmatterFilter) match(n *vault.Note) bool {
+func (f FrontmatterFilter) Match(n *vault.Note) bool {
 	for _, c := range f {
 		v, ok := lookupKey(n.Frontmatter, c.key)
 		if !ok {

@@ -59,7 +59,7 @@ func invalid(format string, args ...any) error {
 }
 
 // normalize validates r and fills in defaults.
-func (r *Request) normalize() (frontmatterFilter, error) {
+func (r *Request) normalize() (FrontmatterFilter, error) {
 	r.Query = strings.TrimSpace(r.Query)
 	if r.Query == "" {
 		return nil, invalid("query is empty")
@@ -96,10 +96,10 @@ func (r *Request) normalize() (frontmatterFilter, error) {
 			return nil, invalid("unknown signal %q (known: bm25, tfidf, embeddings)", s)
 		}
 	}
-	folder, err := normalizeFolder(r.Folder)
+	folder, err := NormalizeFolder(r.Folder)
 	if err != nil {
 		return nil, err
 	}
 	r.Folder = folder
-	return parseFilter(r.Frontmatter)
+	return ParseFrontmatterFilter(r.Frontmatter)
 }

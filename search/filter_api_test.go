@@ -7,7 +7,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-func TestFrontmatterFilterExport(t *testing.T) {
+func TestFrontmatterFilterAPI(t *testing.T) {
 	n := &vault.Note{Path: "a/b.md", Frontmatter: map[string]any{"Status": "Done", "year": 2024, "tags": []any{"#x", "y"}},
 		FrontmatterTags: []string{"x", "y"}} // as the parser fills them
 	for _, tt := range []struct {
