@@ -71,14 +71,14 @@ func ParseFrontmatterFilter(raw map[string]any) (FrontmatterFilter, error) {
 				return nil, invalid("filter_frontmatter[%q]: empty array matches nothing; give at least one value", k)
 			}
 			for _, e := range v {
-				c, ok := canonical(e)
+				c, ok := CanonicalValue(e)
 				if !ok {
 					return nil, invalid("filter_frontmatter[%q]: array items must be strings, numbers or booleans, got %s", k, typeName(e))
 				}
 				vals = append(vals, c)
 			}
 		default:
-			c, ok := canonical(v)
+			c, ok := CanonicalValue(v)
 			if !ok {
 				return nil, invalid("filter_frontmatter[%q]: value must be a string, number, boolean or array of those, got %s", k, typeName(v))
 			}
@@ -89,10 +89,11 @@ func ParseFrontmatterFilter(raw map[string]any) (FrontmatterFilter, error) {
 	return f, nil
 }
 
-// canonical maps a scalar to the form values are compared in: strings
-// trimmed, NFC, lower-cased; numbers in shortest decimal form; booleans as
-// true/false. So 2024, 2024.0 and "2024" are equal.
-func canonical(v any) (string, bool) {
+// CanonicalValue is the form filter_frontmatter compares scalars in:
+// strings trimmed, NFC and lower-cased; numbers in shortest decimal form
+// (2024, 2024.0 and "2024" are equal); booleans as true/false. ok is false
+// for anything else (maps, lists, null).
+func CanonicalValue(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		s := strings.ToLower(norm.NFC.String(strings.TrimSpace(x)))
@@ -135,17 +136,7 @@ func (f FrontmatterFilter) Empty() bool { return len(f) == 0 }
 // key fails; a note whose value is a list passes if any element matches.
 func (f FrontmatterFilter) Match(n *vault.Note) bool {
 	for _, c := range f {
-		v, ok := lookupKey(n.Frontmatter, c.key)
-		if !ok {
-			return false
-		}
-		switch strings.ToLower(c.key) {
-		case "tags", "tag": // "tags: a, b" and "tags: [a, b]" are the same tags
-			v = toAny(n.FrontmatterTags)
-		case "aliases", "alias":
-			v = toAny(n.Aliases)
-		}
-		if !c.matches(v, isTagKey(c.key)) {
+		if _, v, ok := FrontmatterCompared(n, c.key); !ok || !c.matches(v, isTagKey(c.key)) {
 			return false
 		}
 	}
@@ -164,19 +155,19 @@ func (c fmCondition) matches(v any, tagKey bool) bool {
 	if list, ok := v.([]any); ok {
 		return slices.ContainsFunc(list, func(e any) bool { return c.matches(e, tagKey) })
 	}
-	got, ok := canonical(v)
+	got, ok := CanonicalValue(v)
 	if !ok {
 		return false
 	}
-	for _, want := range c.values {
-		if tagKey {
-			got, want = strings.TrimPrefix(got, "#"), strings.TrimPrefix(want, "#")
-		}
-		if got == want {
-			return true
-		}
+	return slices.ContainsFunc(c.values, func(want string) bool { return sameValue(got, want, tagKey) })
+}
+
+// sameValue compares canonical forms; a tag's leading '#' is optional.
+func sameValue(got, want string, tagKey bool) bool {
+	if tagKey {
+		got, want = strings.TrimPrefix(got, "#"), strings.TrimPrefix(want, "#")
 	}
-	return false
+	return got == want
 }
 
 func isTagKey(k string) bool {

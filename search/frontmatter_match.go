@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -12,18 +13,13 @@ import (
 // obsidian_frontmatter_search, so both match values exactly alike, with
 // forms that can be computed once per snapshot.
 
-// CanonicalValue is the form filter_frontmatter compares scalars in:
-// strings trimmed, NFC and lower-cased; numbers in shortest decimal form
-// (2024, 2024.0 and "2024" are equal); booleans as true/false. ok is false
-// for anything else (maps, lists, null).
-func CanonicalValue(v any) (string, bool) { return canonical(v) }
-
 // FrontmatterCompared returns the value of key in a note's frontmatter as
 // filter_frontmatter finds it (raw: the key matched exactly, else
 // case-insensitively, the first such key in sorted order) and the value
 // it compares: for tags/tag the note's parsed frontmatter tags and for
 // aliases/alias its aliases, as lists (so "a, b" and [a, b] compare
-// alike); raw for any other key.
+// alike); raw for any other key. This is the value every frontmatter
+// filter compares.
 func FrontmatterCompared(n *vault.Note, key string) (raw, compared any, ok bool) {
 	raw, ok = lookupKey(n.Frontmatter, key)
 	if !ok {
@@ -44,7 +40,7 @@ type FrontmatterEquals struct{ c fmCondition }
 // NewFrontmatterEquals validates want (a string, number or boolean) for
 // key. The error wraps ErrInvalid.
 func NewFrontmatterEquals(key string, want any) (FrontmatterEquals, error) {
-	c, ok := canonical(want)
+	c, ok := CanonicalValue(want)
 	if !ok {
 		return FrontmatterEquals{}, invalid("equals must be a string, number or boolean, got %s", typeName(want))
 	}
@@ -72,7 +68,7 @@ func CanonicalForms(v any) []string {
 		}
 		return out
 	}
-	if c, ok := canonical(v); ok {
+	if c, ok := CanonicalValue(v); ok {
 		return []string{c}
 	}
 	return nil
@@ -82,16 +78,5 @@ func CanonicalForms(v any) []string {
 // one of the forms equals the wanted value.
 func (m FrontmatterEquals) MatchForms(forms []string) bool {
 	want, tagKey := m.c.values[0], isTagKey(m.c.key)
-	if tagKey {
-		want = strings.TrimPrefix(want, "#")
-	}
-	for _, f := range forms {
-		if tagKey {
-			f = strings.TrimPrefix(f, "#")
-		}
-		if f == want {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(forms, func(f string) bool { return sameValue(f, want, tagKey) })
 }
