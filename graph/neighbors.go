@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/enquire-mcp/enquire-mcp/vault"
@@ -16,11 +15,11 @@ import (
 // vaults keep every tag.
 const CommonTagMinNotes = 20
 
-// TagIndex relates notes through the tags they share. Tags compare
+// TagSiblings relates notes through the tags they share. Tags compare
 // case-insensitively and exactly ("cooking" and "cooking/baking" are
 // different tags). Build it once per snapshot; it is immutable and safe
 // for concurrent use.
-type TagIndex struct {
+type TagSiblings struct {
 	snap     *vault.Snapshot
 	notes    [][]int32 // tag id → notes carrying it, ascending
 	noteTags [][]int32 // note → tag ids, in the order of the note's Tags
@@ -36,13 +35,13 @@ type tagScratch struct {
 	touched []int32
 }
 
-// NewTagIndex indexes the tags of every note of a snapshot.
-func NewTagIndex(s *vault.Snapshot) *TagIndex {
-	t := &TagIndex{snap: s, noteTags: make([][]int32, len(s.Notes))}
+// NewTagSiblings indexes the tags of every note of a snapshot.
+func NewTagSiblings(s *vault.Snapshot) *TagSiblings {
+	t := &TagSiblings{snap: s, noteTags: make([][]int32, len(s.Notes))}
 	ids := map[string]int32{}
 	for i, n := range s.Notes {
 		for _, tag := range n.Tags {
-			key := strings.ToLower(tag)
+			key := vault.FoldTag(tag)
 			id, ok := ids[key]
 			if !ok {
 				id = int32(len(t.notes))
@@ -75,7 +74,7 @@ type Sibling struct {
 
 // Ignored returns the tags of a note that are too common to relate notes
 // (see CommonTagMinNotes), spelled as on the note.
-func (t *TagIndex) Ignored(note int) []string {
+func (t *TagSiblings) Ignored(note int) []string {
 	var out []string
 	for k, id := range t.noteTags[note] {
 		if t.common[id] {
@@ -88,7 +87,7 @@ func (t *TagIndex) Ignored(note int) []string {
 // Siblings returns up to limit notes sharing at least one tag (not an
 // ignored one) with note, never note itself: most shared tags first, then
 // the rarer shared tags, then by path. total counts every such note.
-func (t *TagIndex) Siblings(note, limit int) (sibs []Sibling, total int) {
+func (t *TagSiblings) Siblings(note, limit int) (sibs []Sibling, total int) {
 	if note < 0 || note >= len(t.noteTags) {
 		return nil, 0
 	}
@@ -130,7 +129,7 @@ func (t *TagIndex) Siblings(note, limit int) (sibs []Sibling, total int) {
 }
 
 // shared lists the (not ignored) tags of note that other also carries.
-func (t *TagIndex) shared(note, other int) []string {
+func (t *TagSiblings) shared(note, other int) []string {
 	var out []string
 	for k, id := range t.noteTags[note] {
 		if !t.common[id] && slices.Contains(t.noteTags[other], id) {

@@ -37,7 +37,7 @@ func TestTagSiblings(t *testing.T) {
 		[]string{"x"},              // nothing shared
 		[]string{"a/sub"},          // nested tags are other tags
 	)
-	ix := NewTagIndex(s)
+	ix := NewTagSiblings(s)
 	sibs, total := ix.Siblings(0, 10)
 	want := []string{"n01.md [A b]", "n03.md [Rare]", "n02.md [A]", "n04.md [A]"}
 	if got := siblingStrings(s, sibs); !slices.Equal(got, want) || total != 4 {
@@ -75,7 +75,7 @@ func TestTagSiblingsIgnoreCommonTags(t *testing.T) {
 		tags = append(tags, ts)
 	}
 	s := taggedSnapshot(t, tags...)
-	ix := NewTagIndex(s)
+	ix := NewTagSiblings(s)
 	if got := ix.Ignored(0); !slices.Equal(got, []string{"zettel"}) {
 		t.Fatalf("ignored %q", got)
 	}
@@ -88,14 +88,14 @@ func TestTagSiblingsIgnoreCommonTags(t *testing.T) {
 	}
 	// A small vault keeps every tag.
 	small := taggedSnapshot(t, []string{"zettel"}, []string{"zettel"}, []string{"zettel"})
-	if sibs, _ := NewTagIndex(small).Siblings(0, 10); len(sibs) != 2 {
+	if sibs, _ := NewTagSiblings(small).Siblings(0, 10); len(sibs) != 2 {
 		t.Fatalf("small vault siblings %d", len(sibs))
 	}
 }
 
 func TestTagSiblingsFixture(t *testing.T) {
 	g := testGraph(t)
-	ix := NewTagIndex(g.Snapshot())
+	ix := NewTagSiblings(g.Snapshot())
 	sibs, total := ix.Siblings(id(t, g, "Syntax/Wikilinks.md"), 10)
 	want := []string{
 		"Syntax/Code Fences.md [syntax-test]", "Syntax/Embeds.md [syntax-test]",

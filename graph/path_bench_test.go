@@ -116,7 +116,7 @@ func BenchmarkPathFinderBuild(b *testing.B) {
 // BenchmarkTagSiblings ranks the tag siblings of random notes.
 func BenchmarkTagSiblings(b *testing.B) {
 	g := syntheticGraph(b)
-	ix := NewTagIndex(g.Snapshot())
+	ix := NewTagSiblings(g.Snapshot())
 	i := 0
 	b.ReportAllocs()
 	for b.Loop() {

@@ -532,7 +532,7 @@ func (ix *linkIndex) neighbors(in NeighborsInput) (NeighborsOutput, error) {
 		o := ix.snap.Notes[gr.from]
 		out.Inbound = append(out.Inbound, InboundNeighbor{Path: o.Path, Title: o.Title, Tags: nonNil(o.Tags), Count: gr.hi - gr.lo})
 	}
-	tags := ix.tagIndex()
+	tags := ix.tagSiblings()
 	sibs, total := tags.Siblings(id, per)
 	out.TagSiblingsTotal, out.IgnoredTags = total, tags.Ignored(id)
 	for _, sb := range sibs {

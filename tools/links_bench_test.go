@@ -48,7 +48,7 @@ func BenchmarkLinkIndexBuild(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ix := newLinkIndex(e)
-		ix.tagIndex()
+		ix.tagSiblings()
 		ix.unresolved()
 		ix.suggest("x", 1)
 		ix.paths.ShortestPaths(0, 1, graph.PathOptions{FollowEmbeds: true, Undirected: true})

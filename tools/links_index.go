@@ -33,7 +33,7 @@ type linkIndex struct {
 	paths *graph.PathFinder
 
 	tagsOnce sync.Once
-	tags     *graph.TagIndex
+	tags     *graph.TagSiblings
 
 	unresOnce sync.Once
 	unres     []linkUnresolved
@@ -64,8 +64,8 @@ func newLinkIndex(e *search.Engine) *linkIndex {
 }
 
 // tagIndex returns the tag → notes index.
-func (ix *linkIndex) tagIndex() *graph.TagIndex {
-	ix.tagsOnce.Do(func() { ix.tags = graph.NewTagIndex(ix.snap) })
+func (ix *linkIndex) tagSiblings() *graph.TagSiblings {
+	ix.tagsOnce.Do(func() { ix.tags = graph.NewTagSiblings(ix.snap) })
 	return ix.tags
 }
 

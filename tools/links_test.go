@@ -553,7 +553,7 @@ func TestLinkCachePerEngine(t *testing.T) {
 	var c linkCache
 	e1, e2 := testEngine(t), pdfTestEngine(t)
 	a := c.get(e1)
-	if c.get(e1) != a || a.tagIndex() != a.tagIndex() {
+	if c.get(e1) != a || a.tagSiblings() != a.tagSiblings() {
 		t.Fatal("index rebuilt for the same engine")
 	}
 	b := c.get(e2)
@@ -566,7 +566,7 @@ func TestLinkCachePerEngine(t *testing.T) {
 			ix := c.get(e2)
 			ix.unresolved()
 			ix.suggestTitles("Kubernets")
-			ix.tagIndex()
+			ix.tagSiblings()
 		})
 	}
 	wg.Wait()
