@@ -12,54 +12,63 @@ import (
 // line (code already masked). It also returns the line with every link
 // blanked out, so that "#" inside a link is not read as a tag.
 func parseLinks(line string, lineNo int) ([]Link, string) {
-	if !strings.Contains(line, "[[") && !strings.Contains(line, "](") {
-		return nil, line
-	}
 	var links []Link
-	masked := []byte(line)
+	rest := scanLinks(line, line, lineNo, func(sp LinkSpan) { links = append(links, sp.Link) })
+	return links, rest
+}
+
+// scanLinks emits the links of a line: wikilinks and embeds first, then
+// markdown links. masked is line with code blanked (same byte offsets);
+// Raw and offsets refer to line. It returns masked with every link blanked
+// out too.
+func scanLinks(line, masked string, lineNo int, emit func(LinkSpan)) string {
+	if !strings.Contains(masked, "[[") && !strings.Contains(masked, "](") {
+		return masked
+	}
+	blanked := []byte(masked)
 	blank := func(from, to int) {
 		for i := from; i < to; i++ {
-			masked[i] = ' '
+			blanked[i] = ' '
 		}
 	}
 	for i := 0; ; {
-		j := strings.Index(line[i:], "[[")
+		j := strings.Index(masked[i:], "[[")
 		if j < 0 {
 			break
 		}
 		start := i + j
-		end := strings.Index(line[start+2:], "]]")
+		end := strings.Index(masked[start+2:], "]]")
 		if end < 0 {
 			break
 		}
-		inner := line[start+2 : start+2+end]
+		inner := masked[start+2 : start+2+end]
 		if k := strings.LastIndex(inner, "[["); k >= 0 { // "[[a [[b]]": the inner one wins
 			i = start + 2 + k
 			continue
 		}
 		stop := start + 2 + end + 2
 		from := start
-		embed := start > 0 && line[start-1] == '!'
+		embed := start > 0 && masked[start-1] == '!'
 		if embed {
 			from--
 		}
 		if l, ok := wikilink(inner); ok {
 			l.Raw, l.Embed, l.Line = line[from:stop], embed, lineNo
-			links = append(links, l)
+			emit(LinkSpan{Link: l, Start: from, End: stop})
 		}
 		blank(from, stop)
 		i = stop
 	}
-	for _, m := range mdLinkRE.FindAllStringSubmatchIndex(string(masked), -1) {
+	for _, m := range mdLinkRE.FindAllStringSubmatchIndex(string(blanked), -1) {
 		target := strings.Trim(line[m[4]:m[5]], "<>")
 		if l, ok := markdownLink(line[m[2]:m[3]], target); ok {
 			l.Raw, l.Line = line[m[0]:m[1]], lineNo
 			l.Embed = line[m[0]] == '!'
-			links = append(links, l)
+			emit(LinkSpan{Link: l, Start: m[0], End: m[1]})
 		}
 		blank(m[0], m[1])
 	}
-	return links, string(masked)
+	return string(blanked)
 }
 
 // mdLinkRE matches [text](target) and ![alt](target "title").

@@ -22,61 +22,37 @@ type LinkSpan struct {
 // their offsets in line. Links come in the parser's order: wikilinks and
 // embeds first, then markdown links.
 func LinkSpans(line string, lineNo int) []LinkSpan {
-	if !strings.Contains(line, "[[") && !strings.Contains(line, "](") {
-		return nil
-	}
-	masked := maskCode(line)
 	var spans []LinkSpan
-	blanked := []byte(masked)
-	for i := 0; ; {
-		j := strings.Index(masked[i:], "[[")
-		if j < 0 {
-			break
-		}
-		start := i + j
-		end := strings.Index(masked[start+2:], "]]")
-		if end < 0 {
-			break
-		}
-		inner := masked[start+2 : start+2+end]
-		if k := strings.LastIndex(inner, "[["); k >= 0 {
-			i = start + 2 + k
+	scanLinks(line, maskCode(line), lineNo, func(sp LinkSpan) { spans = append(spans, sp) })
+	for i := range spans {
+		sp := &spans[i]
+		if !sp.Markdown {
+			inner := line[sp.Start:sp.End]
+			inner = inner[strings.Index(inner, "[[")+2 : len(inner)-2]
+			ts, te := wikiTargetOffsets(inner)
+			base := sp.End - 2 - len(inner)
+			sp.TargetStart, sp.TargetEnd = base+ts, base+te
 			continue
 		}
-		stop := start + 2 + end + 2
-		from := start
-		embed := start > 0 && masked[start-1] == '!'
-		if embed {
-			from--
-		}
-		if l, ok := wikilink(inner); ok {
-			l.Raw, l.Embed, l.Line = line[from:stop], embed, lineNo
-			ts, te := wikiTargetOffsets(inner)
-			spans = append(spans, LinkSpan{Link: l, Start: from, End: stop, TargetStart: start + 2 + ts, TargetEnd: start + 2 + te})
-		}
-		for k := from; k < stop; k++ {
-			blanked[k] = ' '
-		}
-		i = stop
-	}
-	for _, m := range mdLinkRE.FindAllStringSubmatchIndex(string(blanked), -1) {
-		dest := line[m[4]:m[5]]
-		if l, ok := markdownLink(line[m[2]:m[3]], strings.Trim(dest, "<>")); ok {
-			l.Raw, l.Line = line[m[0]:m[1]], lineNo
-			l.Embed = line[m[0]] == '!'
-			sp := LinkSpan{Link: l, Start: m[0], End: m[1]}
-			inside := strings.TrimLeft(dest, "<")
-			sp.TargetStart = m[4] + len(dest) - len(inside)
-			inside = strings.TrimRight(inside, ">")
-			sp.Angle = sp.TargetStart > m[4]
-			if h := strings.IndexByte(inside, '#'); h >= 0 {
-				inside = inside[:h]
-			}
-			sp.TargetEnd = sp.TargetStart + len(inside)
-			spans = append(spans, sp)
-		}
+		markdownTargetOffsets(line, sp)
 	}
 	return spans
+}
+
+// markdownTargetOffsets sets the target offsets of a markdown link: the
+// destination before any '#', inside the <…> if any.
+func markdownTargetOffsets(line string, sp *LinkSpan) {
+	raw := line[sp.Start:sp.End]
+	m := mdLinkRE.FindStringSubmatchIndex(raw)
+	dest := raw[m[4]:m[5]]
+	inside := strings.TrimLeft(dest, "<")
+	sp.TargetStart = sp.Start + m[4] + len(dest) - len(inside)
+	inside = strings.TrimRight(inside, ">")
+	sp.Angle = sp.TargetStart > sp.Start+m[4]
+	if h := strings.IndexByte(inside, '#'); h >= 0 {
+		inside = inside[:h]
+	}
+	sp.TargetEnd = sp.TargetStart + len(inside)
 }
 
 // wikiTargetOffsets returns where the target sits inside the text between
