@@ -252,7 +252,7 @@ func (ix *linkIndex) backlinkTarget(p, title string) (edges []graph.Edge, out Ba
 	}
 	ref := p + title
 	if p != "" {
-		clean, ok := cleanRelPath(p)
+		clean, ok := vault.CleanRelPath(p)
 		if !ok {
 			return nil, out, err
 		}

@@ -151,7 +151,7 @@ func noteID(snap *vault.Snapshot, p, title string, notFound func(ref string) err
 	case p != "" && title != "":
 		return 0, errors.New("give path or title, not both")
 	case p != "":
-		if clean, ok := cleanRelPath(p); ok {
+		if clean, ok := vault.CleanRelPath(p); ok {
 			if id, ok := snap.Index(clean); ok {
 				return id, nil
 			}
@@ -173,7 +173,7 @@ func lookupNote(snap *vault.Snapshot, ref string) (int, bool) {
 	if ref == "" {
 		return 0, false
 	}
-	if clean, ok := cleanRelPath(ref); ok {
+	if clean, ok := vault.CleanRelPath(ref); ok {
 		if id, ok := snap.Index(clean); ok {
 			return id, true
 		}

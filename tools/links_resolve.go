@@ -75,7 +75,7 @@ func (ix *linkIndex) resolveFrom(ref string) (string, error) {
 	if ref = strings.TrimSpace(ref); ref == "" {
 		return "", nil
 	}
-	clean, ok := cleanRelPath(ref)
+	clean, ok := vault.CleanRelPath(ref)
 	if !ok {
 		return "", errNotFound(ref, nil)
 	}

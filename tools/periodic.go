@@ -77,7 +77,7 @@ func (s *Server) dailyNote(snap *vault.Snapshot, title string, offset int) (*vau
 		return nil, fmt.Errorf("%s not found: expected a note named %s.md (no daily notes folder configured in .obsidian/daily-notes.json)", what, name)
 	}
 	want := path.Join(c.folder, name) + ".md"
-	clean, ok := cleanRelPath(want)
+	clean, ok := vault.CleanRelPath(want)
 	if !ok {
 		return nil, fmt.Errorf("%s not found: the daily notes folder/format gives %q, which is not a path inside the vault", what, want)
 	}

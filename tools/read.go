@@ -93,7 +93,7 @@ func openNote(snap *vault.Snapshot, p, title string) (*vault.Note, error) {
 	case p != "" && title != "":
 		return nil, errors.New("give path or title, not both")
 	case p != "":
-		clean, ok := cleanRelPath(p)
+		clean, ok := vault.CleanRelPath(p)
 		if !ok {
 			return nil, errNotFound(p, nil)
 		}
@@ -122,10 +122,6 @@ func ifMissing(p, ext string) string {
 	}
 	return ext
 }
-
-// cleanRelPath normalises a user path and refuses anything that could
-// leave the vault or reach a hidden folder.
-func cleanRelPath(p string) (string, bool) { return vault.CleanRelPath(p) }
 
 // readLive parses the note file at a vault-relative path if it is a
 // markdown note inside the vault, reached without symlinks, regular and
