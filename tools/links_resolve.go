@@ -118,9 +118,7 @@ func (ix *linkIndex) resolveWikilink(in ResolveWikilinkInput) (ResolveWikilinkOu
 	}
 	out.Title = n.Title
 	if in.IncludeContent {
-		if live := readLive(ix.snap, n.Path); live != nil {
-			n = live
-		}
+		n, _ = currentNote(ix.snap, n.Path)
 	}
 	linkLocateSubpath(&out, n, in.IncludeContent)
 	return out, nil

@@ -72,7 +72,8 @@ func (s *Server) dailyNote(snap *vault.Snapshot, title string, offset int) (*vau
 	what := fmt.Sprintf("daily note for %s (%s)", strings.ToLower(strings.TrimSpace(title)), day.Format("2006-01-02"))
 	if !c.configured {
 		if n := snap.Lookup(name); n != nil && n.Kind == vault.KindMarkdown {
-			return liveOr(snap, n), nil
+			n, _ = currentNote(snap, n.Path)
+			return n, nil
 		}
 		return nil, fmt.Errorf("%s not found: expected a note named %s.md (no daily notes folder configured in .obsidian/daily-notes.json)", what, name)
 	}
@@ -81,23 +82,14 @@ func (s *Server) dailyNote(snap *vault.Snapshot, title string, offset int) (*vau
 	if !ok {
 		return nil, fmt.Errorf("%s not found: the daily notes folder/format gives %q, which is not a path inside the vault", what, want)
 	}
-	n := snap.Note(clean)
-	if n == nil {
-		n = readLive(snap, clean)
+	if n := snap.Note(clean); n != nil {
+		clean = n.Path
 	}
+	n, _ := currentNote(snap, clean)
 	if n == nil {
 		return nil, fmt.Errorf("%s not found: expected %s", what, clean)
 	}
-	return liveOr(snap, n), nil
-}
-
-// liveOr re-reads a note from disk, keeping the snapshot's copy if that
-// fails.
-func liveOr(snap *vault.Snapshot, n *vault.Note) *vault.Note {
-	if live := readLive(snap, n.Path); live != nil {
-		return live
-	}
-	return n
+	return n, nil
 }
 
 // formatMoment formats t with a moment.js format: YYYY, YY, MMMM, MMM,

@@ -84,36 +84,48 @@ func errNotFound(ref string, suggestions []string) error {
 	return errors.New(msg)
 }
 
-// openNote finds a note by path or title and re-reads it from disk so the
-// answer is current; the snapshot's copy is the fallback.
-func openNote(snap *vault.Snapshot, p, title string) (*vault.Note, error) {
-	ref := p
-	var n *vault.Note
+// openNote finds a note by path or title and returns it as on disk now,
+// with the file's text (see currentNote). A path the snapshot does not
+// know is looked for on disk (a note created since the load).
+func openNote(snap *vault.Snapshot, p, title string) (*vault.Note, string, error) {
+	ref, rel := p, ""
 	switch {
 	case p != "" && title != "":
-		return nil, errors.New("give path or title, not both")
+		return nil, "", errors.New("give path or title, not both")
 	case p != "":
 		clean, ok := vault.CleanRelPath(p)
 		if !ok {
-			return nil, errNotFound(p, nil)
+			return nil, "", errNotFound(p, nil)
 		}
-		n = snap.Note(clean)
-		if n == nil {
-			n = readLive(snap, clean+ifMissing(clean, ".md"))
+		rel = clean + ifMissing(clean, ".md")
+		if n := snap.Note(clean); n != nil {
+			rel = n.Path
 		}
 	case title != "":
 		ref = title
-		n = snap.Lookup(title)
+		if n := snap.Lookup(title); n != nil {
+			rel = n.Path
+		}
 	default:
-		return nil, errors.New("give path or title")
+		return nil, "", errors.New("give path or title")
 	}
-	if n == nil {
-		return nil, errNotFound(ref, snap.Suggest(ref, 5))
+	if n, raw := currentNote(snap, rel); n != nil {
+		return n, raw, nil
 	}
-	if live := readLive(snap, n.Path); live != nil {
-		n = live
+	return nil, "", errNotFound(ref, snap.Suggest(ref, 5))
+}
+
+// currentNote is the note at rel as its file reads now, with the file's
+// text; when the file cannot be read, the snapshot's copy and "". nil when
+// neither exists.
+func currentNote(snap *vault.Snapshot, rel string) (*vault.Note, string) {
+	if rel == "" {
+		return nil, ""
 	}
-	return n, nil
+	if n, raw := readLive(snap, rel); n != nil {
+		return n, raw
+	}
+	return snap.Note(rel), ""
 }
 
 func ifMissing(p, ext string) string {
@@ -126,20 +138,20 @@ func ifMissing(p, ext string) string {
 // readLive parses the note file at a vault-relative path if it is a
 // markdown note inside the vault, reached without symlinks, regular and
 // within the size limit (a file named in NFD on disk is found too).
-func readLive(snap *vault.Snapshot, rel string) *vault.Note {
+func readLive(snap *vault.Snapshot, rel string) (*vault.Note, string) {
 	if !vault.IsNote(rel) {
-		return nil
+		return nil, ""
 	}
 	raw, info, err := edit.ReadFile(snap.Root, rel, vault.DefaultMaxFileSize)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	if n := snap.Note(rel); n != nil {
 		rel = n.Path // keep the snapshot's spelling of the path
 	}
 	n, _ := vault.Parse(rel, raw)
 	n.ModTime = info.ModTime()
-	return n
+	return n, string(raw)
 }
 
 // Formats of obsidian_read_note.
@@ -218,7 +230,8 @@ func (s *Server) readTarget(snap *vault.Snapshot, in ReadNoteInput) (*vault.Note
 			return s.dailyNote(snap, in.Title, offset)
 		}
 	}
-	return openNote(snap, in.Path, in.Title)
+	n, _, err := openNote(snap, in.Path, in.Title)
+	return n, err
 }
 
 func checkFormat(f string) (string, error) {
@@ -294,26 +307,15 @@ func (s *Server) readNoteResource(ctx context.Context, req *mcp.ReadResourceRequ
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	snap := s.engine().Snapshot() // one snapshot for the whole request
-	n, err := openNote(snap, p, "")
+	n, text, err := openNote(snap, p, "")
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	if n.Kind == vault.KindPDF { // the extracted text, never the binary file
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: n.Body}}}, nil
 	}
-	text := n.Body
-	if live := readRaw(snap, n.Path); live != "" {
-		text = live
+	if text == "" {
+		text = n.Body
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
-}
-
-// readRaw returns the file's full text (frontmatter included), or "",
-// with the checks of readLive.
-func readRaw(snap *vault.Snapshot, rel string) string {
-	raw, _, err := edit.ReadFile(snap.Root, rel, vault.DefaultMaxFileSize)
-	if err != nil {
-		return ""
-	}
-	return string(raw)
 }
