@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -65,8 +66,9 @@ func (s *Server) dailyNotesConfig(root string) dailyConfig {
 
 // dailyNote finds the daily note of today+offset days. A missing note is
 // a not-found error that names the path it expected.
-func (s *Server) dailyNote(snap *vault.Snapshot, title string, offset int) (*vault.Note, error) {
-	day := s.engine().Now().AddDate(0, 0, offset)
+func (s *Server) dailyNote(e *search.Engine, title string, offset int) (*vault.Note, error) {
+	snap := e.Snapshot()
+	day := e.Now().AddDate(0, 0, offset)
 	c := s.dailyNotesConfig(snap.Root)
 	name := formatMoment(day, c.format)
 	what := fmt.Sprintf("daily note for %s (%s)", strings.ToLower(strings.TrimSpace(title)), day.Format("2006-01-02"))

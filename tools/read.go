@@ -224,10 +224,11 @@ func addMap(out *ReadNoteOutput, n *vault.Note, secs []noteSection, links []vaul
 
 // readTarget finds the note a read asks for: by path or title, a periodic
 // title (today, yesterday, tomorrow, daily) when no note has that name.
-func (s *Server) readTarget(snap *vault.Snapshot, in ReadNoteInput) (*vault.Note, error) {
+func (s *Server) readTarget(e *search.Engine, in ReadNoteInput) (*vault.Note, error) {
+	snap := e.Snapshot()
 	if in.Path == "" && in.Title != "" && snap.Lookup(in.Title) == nil {
 		if offset, ok := periodicOffset(in.Title); ok {
-			return s.dailyNote(snap, in.Title, offset)
+			return s.dailyNote(e, in.Title, offset)
 		}
 	}
 	n, _, err := openNote(snap, in.Path, in.Title)
@@ -277,7 +278,7 @@ func (s *Server) addRead() {
 			return nil, ReadNoteOutput{}, err
 		}
 		e := s.engine() // one engine for the whole request, even across a reload
-		n, err := s.readTarget(e.Snapshot(), in)
+		n, err := s.readTarget(e, in)
 		if err != nil {
 			return nil, ReadNoteOutput{}, err
 		}
