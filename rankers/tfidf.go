@@ -197,14 +197,14 @@ func (t *TFIDF) norms() {
 // edit collects the posting changes of one Update per term, then applies
 // them term by term.
 type edit struct {
-	t                *TFIDF
-	noteW, chunkW    listWriter
-	drop             map[uint32]*termEdit
-	firstNew         uint32 // first note slot made by this edit
-	firstNewChunk    uint32
-	addedNote        []int32 // note slots made by this edit
-	addedTerms       [][]idCount
-	addedChunkTerms  [][][]idCount
+	t               *TFIDF
+	noteW, chunkW   listWriter
+	drop            map[uint32]*termEdit
+	firstNew        uint32 // first note slot made by this edit
+	firstNewChunk   uint32
+	addedNote       []int32 // note slots made by this edit
+	addedTerms      [][]idCount
+	addedChunkTerms [][][]idCount
 }
 
 type termEdit struct {
