@@ -11,7 +11,8 @@ import (
 )
 
 // Update returns the engine for snap, a snapshot made from e's by
-// [vault.Snapshot.Update] with delta d. Unchanged notes keep their chunks
+// [vault.Snapshot.Update] with delta d (nil: snap is unrelated, such as a
+// fresh load, and everything is built anew). Unchanged notes keep their chunks
 // and TF-IDF postings and vectors; only new content is chunked and
 // analysed. opts may differ from e's in the index and model fields (a
 // signal that became unavailable or available again); a different chunk
@@ -19,7 +20,7 @@ import (
 // serving the searches that hold it.
 func (e *Engine) Update(ctx context.Context, snap *vault.Snapshot, d *vault.Delta, opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
-	if opts.Chunk != e.opts.Chunk || opts.Fields != e.opts.Fields || len(d.Old) != len(snap.Notes) {
+	if d == nil || opts.Chunk != e.opts.Chunk || opts.Fields != e.opts.Fields || len(d.Old) != len(snap.Notes) {
 		u, err := New(ctx, snap, e.an, opts, e.extra...)
 		if u != nil {
 			u.gen = e.gen + 1

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Delta says how an updated snapshot differs from the one it was made
@@ -510,3 +511,42 @@ func linksAny(n *Note, keys map[string]bool) bool {
 	}
 	return false
 }
+
+// Changed lists the vault-relative paths whose files on disk differ from
+// the snapshot by size or modification time, appeared or disappeared: a
+// stat walk, no file read (what a rescan hands to Update).
+func (s *Snapshot) Changed(ctx context.Context) ([]string, error) {
+	notes, atts, _, err := Walk(ctx, s.Root)
+	if err != nil {
+		return nil, err
+	}
+	type stat struct {
+		size int64
+		mod  time.Time
+	}
+	known := make(map[string]stat, len(s.Notes)+len(s.Attachments))
+	for _, n := range s.Notes {
+		if n.Kind == KindMarkdown {
+			known[n.Path] = stat{n.Size, n.ModTime}
+		}
+	}
+	for _, a := range s.Attachments {
+		known[a.Path] = stat{a.Size, a.ModTime}
+	}
+	var out []string
+	for _, f := range append(notes, atts...) {
+		if k, ok := known[f.Path]; !ok || k.size != f.Size || !k.mod.Equal(f.ModTime) {
+			out = append(out, f.Path)
+		}
+		delete(known, f.Path)
+	}
+	for p := range known {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Under returns the ids of the notes at the vault-relative path p or, for
+// a folder, under it.
+func (s *Snapshot) Under(p string) []int { return s.notesUnder(cleanScanPath(p)) }
