@@ -5,6 +5,8 @@
 package graph
 
 import (
+	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,38 +43,137 @@ func New(s *vault.Snapshot) *Graph {
 		targets:  make([][]int, len(s.Notes)),
 		attachIn: map[string][]Edge{},
 	}
-	for from, n := range s.Notes {
-		for li, l := range n.Links {
-			switch l.Kind {
-			case vault.LinkNote:
-				to, ok := s.IndexExact(l.Resolved)
-				if !ok || to == from {
-					continue // same-note links are not graph edges
-				}
-				e := Edge{From: from, To: to, Link: li}
-				g.out[from] = append(g.out[from], e)
-				g.in[to] = append(g.in[to], e)
-				g.targets[from] = append(g.targets[from], to)
-			case vault.LinkAttachment:
-				to, isDoc := s.IndexExact(l.Resolved) // a PDF indexed as a document
-				if !isDoc {
-					to = -1
-				}
-				e := Edge{From: from, To: to, Link: li}
-				g.attachIn[l.Resolved] = append(g.attachIn[l.Resolved], e)
-				if isDoc {
-					g.out[from] = append(g.out[from], e)
-					g.in[to] = append(g.in[to], e)
-					g.targets[from] = append(g.targets[from], to)
-				}
-			default:
-				g.unresolved = append(g.unresolved, Unresolved{From: from, Link: li})
-			}
+	for from := range s.Notes {
+		ne := edgesOf(s, from)
+		g.out[from], g.targets[from] = ne.out, ne.targets
+		for _, e := range ne.out {
+			g.in[e.To] = append(g.in[e.To], e)
 		}
-		slices.Sort(g.targets[from])
-		g.targets[from] = slices.Compact(g.targets[from])
+		for _, a := range ne.attach {
+			g.attachIn[a.path] = append(g.attachIn[a.path], a.edge)
+		}
+		g.unresolved = append(g.unresolved, ne.unresolved...)
 	}
 	return g
+}
+
+// noteEdges are the links of one note, sorted into the graph's parts.
+type noteEdges struct {
+	out        []Edge
+	targets    []int
+	attach     []attachEdge
+	unresolved []Unresolved
+}
+
+type attachEdge struct {
+	path string
+	edge Edge
+}
+
+func edgesOf(s *vault.Snapshot, from int) noteEdges {
+	var ne noteEdges
+	for li, l := range s.Notes[from].Links {
+		switch l.Kind {
+		case vault.LinkNote:
+			to, ok := s.IndexExact(l.Resolved)
+			if !ok || to == from {
+				continue // same-note links are not graph edges
+			}
+			ne.out = append(ne.out, Edge{From: from, To: to, Link: li})
+			ne.targets = append(ne.targets, to)
+		case vault.LinkAttachment:
+			to, isDoc := s.IndexExact(l.Resolved) // a PDF indexed as a document
+			if !isDoc {
+				to = -1
+			}
+			e := Edge{From: from, To: to, Link: li}
+			ne.attach = append(ne.attach, attachEdge{l.Resolved, e})
+			if isDoc {
+				ne.out = append(ne.out, e)
+				ne.targets = append(ne.targets, to)
+			}
+		default:
+			ne.unresolved = append(ne.unresolved, Unresolved{From: from, Link: li})
+		}
+	}
+	slices.Sort(ne.targets)
+	ne.targets = slices.Compact(ne.targets)
+	return ne
+}
+
+// Update returns the graph of snap, a snapshot with the same notes at the
+// same ids as g's, where only the notes in changed may link differently
+// (their content or their links' resolution changed). Only those notes'
+// edges, and the backlinks of the notes they linked or link to, are
+// rebuilt; g is not modified.
+func (g *Graph) Update(snap *vault.Snapshot, changed []int) *Graph {
+	if len(snap.Notes) != len(g.snap.Notes) {
+		return New(snap)
+	}
+	u := &Graph{snap: snap, out: slices.Clone(g.out), in: slices.Clone(g.in), targets: slices.Clone(g.targets), attachIn: g.attachIn}
+	isChanged := make(map[int]bool, len(changed))
+	for _, c := range changed {
+		isChanged[c] = true
+	}
+	touched, touchedAtt := map[int]bool{}, map[string]bool{}
+	fresh := make(map[int]noteEdges, len(changed))
+	for c := range isChanged {
+		for _, e := range g.out[c] {
+			touched[e.To] = true
+		}
+		for _, l := range g.snap.Notes[c].Links {
+			if l.Kind == vault.LinkAttachment {
+				touchedAtt[l.Resolved] = true
+			}
+		}
+		ne := edgesOf(snap, c)
+		fresh[c] = ne
+		u.out[c], u.targets[c] = ne.out, ne.targets
+		for _, e := range ne.out {
+			touched[e.To] = true
+		}
+		for _, a := range ne.attach {
+			touchedAtt[a.path] = true
+		}
+	}
+	byOrder := func(a, b Edge) int { return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Link, b.Link)) }
+	for t := range touched {
+		in := slices.DeleteFunc(slices.Clone(g.in[t]), func(e Edge) bool { return isChanged[e.From] })
+		for c, ne := range fresh {
+			for _, e := range ne.out {
+				if e.To == t && c == e.From {
+					in = append(in, e)
+				}
+			}
+		}
+		slices.SortFunc(in, byOrder)
+		u.in[t] = in
+	}
+	if len(touchedAtt) > 0 {
+		u.attachIn = maps.Clone(g.attachIn)
+		for p := range touchedAtt {
+			in := slices.DeleteFunc(slices.Clone(g.attachIn[p]), func(e Edge) bool { return isChanged[e.From] })
+			for _, ne := range fresh {
+				for _, a := range ne.attach {
+					if a.path == p {
+						in = append(in, a.edge)
+					}
+				}
+			}
+			slices.SortFunc(in, byOrder)
+			if len(in) == 0 {
+				delete(u.attachIn, p)
+			} else {
+				u.attachIn[p] = in
+			}
+		}
+	}
+	u.unresolved = slices.DeleteFunc(slices.Clone(g.unresolved), func(x Unresolved) bool { return isChanged[x.From] })
+	for _, ne := range fresh {
+		u.unresolved = append(u.unresolved, ne.unresolved...)
+	}
+	slices.SortFunc(u.unresolved, func(a, b Unresolved) int { return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Link, b.Link)) })
+	return u
 }
 
 // Snapshot returns the snapshot the graph was built from.

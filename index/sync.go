@@ -97,7 +97,8 @@ func SnapshotSource(s *vault.Snapshot) Source {
 // Stats summarise a sync.
 type Stats struct {
 	Added, Updated, Renamed, Deleted, Unchanged int
-	// Chunks is the number of chunks in the index after the sync.
+	// Chunks is the number of chunks in the index after the sync (-1
+	// for a sync limited to a Scope, which does not count them).
 	Chunks int
 	// PDFsWithoutText counts indexed PDFs that have no text layer.
 	PDFsWithoutText int
@@ -190,7 +191,9 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		return st, fmt.Errorf("index %s: delete: %w", ix.path, err)
 	}
 	st.Deleted = len(remaining)
-	if st.Chunks, st.PDFsWithoutText, err = ix.counts(ctx); err != nil {
+	if src.Scope != nil {
+		st.Chunks = -1 // not counted: a count walks every row, and a live change must not
+	} else if st.Chunks, st.PDFsWithoutText, err = ix.counts(ctx); err != nil {
 		return st, err
 	}
 	st.Duration = time.Since(start)

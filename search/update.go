@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/graph"
@@ -43,7 +44,13 @@ func (e *Engine) Update(ctx context.Context, snap *vault.Snapshot, d *vault.Delt
 	if err != nil {
 		return nil, fmt.Errorf("update tf-idf: %w", err)
 	}
-	u := &Engine{snap: snap, graph: graph.New(snap), an: e.an, chunks: chunks, tfidf: tf, opts: opts, extra: e.extra, gen: e.gen + 1}
+	var g *graph.Graph
+	if d.Shifted() {
+		g = graph.New(snap)
+	} else { // ids unchanged: only changed and relinked notes' edges move
+		g = e.graph.Update(snap, append(slices.Clone(d.Added), d.Relinked...))
+	}
+	u := &Engine{snap: snap, graph: g, an: e.an, chunks: chunks, tfidf: tf, opts: opts, extra: e.extra, gen: e.gen + 1}
 	u.rankers = []rankers.Ranker{tf}
 	u.addIndexRankers(ctx, e.Embeddings(), d)
 	return u, nil

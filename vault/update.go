@@ -79,8 +79,18 @@ func (s *Snapshot) Update(ctx context.Context, paths []string, opts Options) (*S
 	}
 	notes, old := s.mergeNotes(sc, fresh)
 	atts := s.mergeAttachments(sc)
-	ns := indexed(s.Root, notes, atts, s.mergeWarnings(sc, append(sc.warnings, warnings...)))
+	warnings = s.mergeWarnings(sc, append(sc.warnings, warnings...))
 	d := &Delta{Old: old, Attachments: len(atts) != len(s.Attachments) || !sameAttachmentPaths(s, sc)}
+	var ns *Snapshot
+	if !d.Attachments && s.sameKeys(notes) {
+		// The common edit: the same files, the same names and aliases.
+		// Every lookup table still holds: share them.
+		c := *s
+		c.Notes, c.Attachments, c.Warnings, c.LoadedAt = notes, atts, warnings, time.Now()
+		ns = &c
+	} else {
+		ns = indexed(s.Root, notes, atts, warnings)
+	}
 	for i, o := range old {
 		if o < 0 {
 			d.Added = append(d.Added, i)
@@ -99,6 +109,22 @@ func (s *Snapshot) Update(ctx context.Context, paths []string, opts Options) (*S
 	}
 	ns.relink(s, d, sc)
 	return ns, d, nil
+}
+
+// sameKeys reports whether notes are s.Notes with the same paths, kinds
+// and aliases in the same places (contents may differ): then every lookup
+// table of s is right for notes too.
+func (s *Snapshot) sameKeys(notes []*Note) bool {
+	if len(notes) != len(s.Notes) {
+		return false
+	}
+	for i, n := range notes {
+		o := s.Notes[i]
+		if n != o && (n.Path != o.Path || n.Kind != o.Kind || !slices.Equal(n.Aliases, o.Aliases)) {
+			return false
+		}
+	}
+	return true
 }
 
 // scanned is what Update found at its paths: the old snapshot's notes and

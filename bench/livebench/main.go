@@ -26,7 +26,6 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -126,7 +125,7 @@ func inProcess(ctx context.Context, root, ixPath string, edits int) error {
 			return err
 		}
 		t4 := time.Now()
-		graph.New(next)
+		eng.Graph().Update(next, append(slices.Clone(d.Added), d.Relinked...))
 		t5 := time.Now()
 		// The whole engine update, as the server runs it.
 		if eng, err = eng.Update(ctx, next, d, search.Options{Index: ix}); err != nil {
@@ -147,7 +146,7 @@ func inProcess(ctx context.Context, root, ixPath string, edits int) error {
 		name string
 		ds   []time.Duration
 	}{{"re-read + parse + links (Snapshot.Update)", links}, {"FTS5 (scoped Sync)", fts},
-		{"TF-IDF (TFIDF.Update)", tfidf}, {"graph (graph.New)", grph}, {"whole engine (Engine.Update)", engine},
+		{"TF-IDF (TFIDF.Update)", tfidf}, {"graph (Graph.Update)", grph}, {"whole engine (Engine.Update)", engine},
 		{"total applied (Snapshot.Update + Sync + Engine.Update)", total}} {
 		fmt.Printf("| %s | %s | %s |\n", r.name, ms(pct(r.ds, 50)), ms(pct(r.ds, 95)))
 	}
@@ -192,6 +191,7 @@ func memory(ctx context.Context, root string, churn int) error {
 	}
 	took := time.Since(start)
 	live := heap()
+	runtime.KeepAlive(eng) // measured while alive
 	fresh, err := vault.Load(ctx, root, vault.Options{})
 	if err != nil {
 		return err
@@ -200,8 +200,7 @@ func memory(ctx context.Context, root string, churn int) error {
 	if err != nil {
 		return err
 	}
-	eng = nil
-	freshHeap := heap()
+	freshHeap := heap() // the live engine is no longer referenced
 	runtime.KeepAlive(feng)
 	fmt.Printf("## Memory after %d edits (in process, TF-IDF engine, heap in use after GC)\n\n", churn)
 	fmt.Printf("live engine after the edits: %.1f MiB; fresh engine on the same files: %.1f MiB; ratio %.3f (%.1f ms per edit)\n\n",
