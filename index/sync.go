@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -82,7 +80,11 @@ func SnapshotSource(s *vault.Snapshot) Source {
 		byPath[n.Path] = n
 	}
 	keep := func(p string) bool { // skipped files (too large, unreadable PDFs) keep their rows
-		_, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(p)))
+		fsys, err := s.Files()
+		if err != nil {
+			return true // cannot tell: deleting the row would lose it
+		}
+		_, err = fsys.Lstat(p)
 		return err == nil
 	}
 	return Source{Files: files, Keep: keep, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {

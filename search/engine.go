@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -410,11 +408,14 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 }
 
 // ageDays counts whole days since the file's live modification time (the
-// snapshot's time if the file is gone).
+// snapshot's time if the file is gone), looked up through the vault
+// handle so that it never describes a file outside the vault.
 func (e *Engine) ageDays(n *vault.Note) int {
 	mod := n.ModTime
-	if info, err := os.Stat(filepath.Join(e.snap.Root, filepath.FromSlash(n.Path))); err == nil {
-		mod = info.ModTime()
+	if fsys, err := e.snap.Files(); err == nil {
+		if info, err := fsys.Stat(n.Path); err == nil {
+			mod = info.ModTime()
+		}
 	}
 	return max(0, int(e.opts.Now().Sub(mod)/(24*time.Hour)))
 }

@@ -3,8 +3,8 @@ package vault
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
