@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -45,6 +46,9 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	})
 	warnUnknownTools(srv, sf, logger)
 	snap := l.eng.Snapshot()
+	if sf.enableWrite {
+		cleanStaleTemp(ctx, snap, time.Now(), logger)
+	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", "stdio")
