@@ -27,6 +27,33 @@ func TestNotePath(t *testing.T) {
 			t.Errorf("NotePath(%q) err = %v, want ErrRefused", bad, err)
 		}
 	}
+	// Control characters, depth and length (issue 10): refused with a
+	// message that names the problem.
+	deep := strings.Repeat("d/", MaxPathDepth) + "n.md"
+	if got, err := NotePath(deep); err != nil || got != deep {
+		t.Errorf("NotePath at the depth limit = %q, %v", got, err)
+	}
+	long := strings.Repeat(strings.Repeat("n", MaxNameBytes)+"/", 3) + strings.Repeat("n", MaxNameBytes-3) + ".md"
+	if got, err := NotePath(long); err != nil || got != long {
+		t.Errorf("NotePath of %d bytes = %v", len(long), err)
+	}
+	for bad, why := range map[string]string{
+		"a/\n/b.md":                         "control characters (found U+000A",
+		"\n/x.md":                           "control characters",
+		"tab\there.md":                      "control characters (found U+0009",
+		"del\x7f.md":                        "control characters (found U+007F",
+		"c1\u0085.md":                       "control characters (found U+0085",
+		"cr\r.md":                           "control characters",
+		strings.Repeat("d/", 2000) + "n.md": "2000 folders deep; at most 32",
+		"d/" + deep:                         "33 folders deep",
+		strings.Repeat(strings.Repeat("n", 200)+"/", 6) + "x": "bytes long; at most 1024",
+		strings.Repeat("n", MaxNameBytes+1):                   "is 259 bytes long; at most 255",
+	} {
+		_, err := NotePath(bad)
+		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), why) {
+			t.Errorf("NotePath(%.30q…) err = %v, want ErrRefused mentioning %q", bad, err, why)
+		}
+	}
 }
 
 func TestCreateReadReplace(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -28,17 +29,45 @@ import (
 // vault, lies in a hidden folder, goes through a symlink or is not a note.
 var ErrRefused = errors.New("refused")
 
+// Limits of a note path a write accepts: deep or long paths are almost
+// always a client bug, and some file systems and sync tools cannot hold
+// them (Windows' 260-character paths, 255-byte names).
+const (
+	// MaxPathDepth is the most folders a note path may go through.
+	MaxPathDepth = 32
+	// MaxPathBytes is the longest note path, in bytes.
+	MaxPathBytes = 1024
+	// MaxNameBytes is the longest file or folder name, in bytes.
+	MaxNameBytes = 255
+)
+
 // NotePath cleans a vault-relative note path and adds ".md" when it does
 // not end with it (case-insensitively). It refuses absolute paths, "..",
-// NUL and skipped folders (.obsidian, .trash, .git, other dot-entries,
-// node_modules).
+// control characters (NUL, newlines, tabs, DEL, C1 codes), skipped folders
+// (.obsidian, .trash, .git, other dot-entries, node_modules) and paths
+// beyond MaxPathDepth, MaxPathBytes or MaxNameBytes.
 func NotePath(p string) (string, error) {
+	if i := strings.IndexFunc(p, unicode.IsControl); i >= 0 {
+		return "", fmt.Errorf("%w: %.80q: a note path must not contain control characters (found %U at byte %d)", ErrRefused, p, []rune(p[i:])[0], i)
+	}
 	clean, ok := vault.CleanRelPath(p)
 	if !ok {
 		return "", fmt.Errorf("%w: %q: a note path must be vault-relative, without \"..\", and outside hidden folders (.obsidian, .trash, .git, …) and node_modules", ErrRefused, p)
 	}
 	if !strings.EqualFold(filepath.Ext(clean), ".md") {
 		clean += ".md"
+	}
+	segs := strings.Split(clean, "/")
+	switch {
+	case len(segs)-1 > MaxPathDepth:
+		return "", fmt.Errorf("%w: the note path is %d folders deep; at most %d are allowed", ErrRefused, len(segs)-1, MaxPathDepth)
+	case len(clean) > MaxPathBytes:
+		return "", fmt.Errorf("%w: the note path is %d bytes long; at most %d are allowed", ErrRefused, len(clean), MaxPathBytes)
+	}
+	for _, seg := range segs {
+		if len(seg) > MaxNameBytes {
+			return "", fmt.Errorf("%w: the name %.40q… is %d bytes long; at most %d are allowed", ErrRefused, seg, len(seg), MaxNameBytes)
+		}
 	}
 	return clean, nil
 }

@@ -177,6 +177,15 @@ func TestWriteToolsRefuseUnsafePaths(t *testing.T) {
 		wantWriteError(t, call(t, cs, "obsidian_rename_note", map[string]any{"path": p, "new_path": "ok.md"}), "refused")
 		wantWriteError(t, call(t, cs, "obsidian_rename_note", map[string]any{"path": "Home.md", "new_path": p}), "refused")
 	}
+	// Issue 10: a folder named "\n" and 2,000 nested folders.
+	for p, why := range map[string]string{
+		"a/\n/b.md":                         "control characters",
+		strings.Repeat("d/", 2000) + "n.md": "2000 folders deep; at most 32",
+		strings.Repeat("x", 2000) + ".md":   "bytes long; at most",
+	} {
+		wantWriteError(t, call(t, cs, "obsidian_create_note", map[string]any{"path": p, "content": "x"}), why)
+		wantWriteError(t, call(t, cs, "obsidian_rename_note", map[string]any{"path": "Home.md", "new_path": p}), why)
+	}
 	if symlinks {
 		wantWriteError(t, call(t, cs, "obsidian_create_note", map[string]any{"path": "Linked/new.md", "content": "x"}), "symlink")
 		wantWriteError(t, call(t, cs, "obsidian_append_to_note", map[string]any{"path": "Linked/note.md", "content": "x"}), "symlink")
