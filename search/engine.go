@@ -313,6 +313,11 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 			res.addSignalError(s, "unavailable: "+unavailableReason(s))
 		}
 	}
+	if req.EmbeddingModel != "" && !slices.ContainsFunc(e.rankers, func(r rankers.Ranker) bool { return r.Name() == rankers.SignalEmbeddings }) {
+		// Nothing can check the name against vectors that do not exist;
+		// saying so beats ignoring it silently.
+		res.addSignalError(rankers.SignalEmbeddings, fmt.Sprintf("embedding_model %.100q not checked and not used: %s", req.EmbeddingModel, unavailableReason(rankers.SignalEmbeddings)))
+	}
 	lists := make([]rankers.Ranked, len(use))
 	errs := make([]error, len(use))
 	var wg sync.WaitGroup
@@ -337,6 +342,11 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 	}
 	var ok []rankers.Ranked
 	for i, l := range lists {
+		var partial *rankers.Partial
+		if errors.As(errs[i], &partial) { // worked, but left some out: say so
+			res.addSignalError(l.Signal, partial.Msg)
+			errs[i] = nil
+		}
 		if errs[i] != nil {
 			if errors.Is(errs[i], ErrInvalid) {
 				return nil, errs[i]

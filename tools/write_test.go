@@ -429,3 +429,31 @@ func TestRenameToolDuplicateNames(t *testing.T) {
 		}
 	}
 }
+
+// A write whose request is cancelled still reloads the engine (issue 10):
+// the file is written, so the reload runs on a context without the
+// request's cancellation.
+func TestWriteReloadSurvivesCancelledRequest(t *testing.T) {
+	root := vaulttest.Copy(t, "../testdata/vault")
+	e, err := loadEngine(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reloads int
+	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context) (*search.Engine, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		reloads++
+		return loadEngine(ctx, root)
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := srv.createNote(ctx, CreateNoteInput{Path: "Inbox/Cancelled.md", Content: "# Cancelled\n\nwombat\n"})
+	if err != nil || out.RefreshError != "" || reloads != 1 {
+		t.Fatalf("out %+v, err %v, %d reloads", out, err, reloads)
+	}
+	if srv.engine().Snapshot().Note("Inbox/Cancelled.md") == nil {
+		t.Fatal("the engine does not know the note written by the cancelled request")
+	}
+}
