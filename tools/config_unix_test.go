@@ -30,7 +30,9 @@ func TestDailyNotesConfigIsBounded(t *testing.T) {
 	for name, dir := range map[string]string{"fifo": fifo, "over the cap": huge} {
 		cs := connectTo(t, New(engineAt(t, dir, now, vault.Options{}), Options{Version: "test"}))
 		done := make(chan ReadNoteOutput, 1)
-		go func() { done <- decode[ReadNoteOutput](t, call(t, cs, "obsidian_read_note", map[string]any{"title": "today"})) }()
+		go func() {
+			done <- decode[ReadNoteOutput](t, call(t, cs, "obsidian_read_note", map[string]any{"title": "today"}))
+		}()
 		select {
 		case out := <-done:
 			if out.Path != "Daily/2026-03-10.md" {
