@@ -44,7 +44,8 @@ func raceDuration(t *testing.T) time.Duration {
 // TestConfinementUnderSwapRace is the reproduction of issue 10 item 1: a
 // concurrent process swaps a folder of the vault with a symlink to a
 // folder outside it (renameat2 RENAME_EXCHANGE in a tight loop) while
-// create_note, append_to_note, read_note and resources/read run on paths
+// create_note, append_to_note, set_frontmatter, rename_note, read_note,
+// resources/read and search run on paths
 // through that folder, and every write reloads the vault (a walk through
 // the swapped folder). Nothing outside the vault may be created, changed,
 // read or indexed.
@@ -62,6 +63,7 @@ func TestConfinementUnderSwapRace(t *testing.T) {
 		"outside/other.md":       canary + " other\n",
 		"outside/Sub/deeper.md":  canary + " deeper\n",
 		"outside/new-0-0.md":     canary + " would be overwritten\n",
+		"outside/other2.md":      canary + " rename target\n",
 		"outside/.obsidian/x.md": canary + " hidden\n",
 	} {
 		p = filepath.Join(base, p)
@@ -115,7 +117,7 @@ func TestConfinementUnderSwapRace(t *testing.T) {
 			for i := 0; time.Now().Before(deadline); i++ {
 				var tool string
 				var args map[string]any
-				switch (w + i) % 6 {
+				switch (w + i) % 9 {
 				case 0:
 					tool, args = "obsidian_create_note", map[string]any{"path": fmt.Sprintf("Folder/new-%d-%d.md", w, i), "content": "created\n"}
 				case 1:
@@ -124,6 +126,12 @@ func TestConfinementUnderSwapRace(t *testing.T) {
 					tool, args = "obsidian_create_note", map[string]any{"path": "Folder/other.md", "content": "replaced\n", "overwrite": true}
 				case 3:
 					tool, args = "obsidian_read_note", map[string]any{"path": "Folder/note.md"}
+				case 6:
+					tool, args = "obsidian_set_frontmatter", map[string]any{"path": "Folder/note.md", "set": map[string]any{"n": i}}
+				case 7:
+					tool, args = "obsidian_rename_note", map[string]any{"path": "Folder/other.md", "new_path": "Folder/other2.md"}
+				case 8:
+					tool, args = "obsidian_rename_note", map[string]any{"path": "Folder/other2.md", "new_path": "Folder/other.md"}
 				case 5: // a walk that strayed outside would have indexed the canaries
 					tool, args = "obsidian_search", map[string]any{"query": "canary outside the vault deeper hidden"}
 				case 4:
