@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
+
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // MaxFileSize is the largest file the editor reads and rewrites.
@@ -18,7 +19,7 @@ const MaxFileSize = 64 << 20
 var ErrChanged = errors.New("changed on disk since it was read")
 
 // ErrTooLarge reports a file above the size limit of a read.
-var ErrTooLarge = errors.New("file too large")
+var ErrTooLarge = vault.ErrTooLarge
 
 // Read returns the content of the note at rel. A missing file is
 // fs.ErrNotExist; a symlink anywhere on the way is ErrRefused.
@@ -32,69 +33,67 @@ func Read(root, rel string) ([]byte, error) {
 // file named in NFD found from its NFC path) and returns its metadata. A
 // file above max bytes is ErrTooLarge and is not read.
 func ReadFile(root, rel string, max int64) ([]byte, fs.FileInfo, error) {
-	abs, _, err := locate(root, rel, false)
+	fsys, err := vault.OpenFS(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	return readRegular(abs, rel, max)
+	defer fsys.Close()
+	return ReadFileFS(fsys, rel, max)
 }
 
-// readRegular reads a file that locate accepted, checking that the file
-// opened is the one that was checked (not swapped for a symlink since).
-func readRegular(abs, rel string, max int64) ([]byte, fs.FileInfo, error) {
-	before, err := os.Lstat(abs)
+// ReadFileFS is ReadFile through an open vault handle.
+func ReadFileFS(fsys *vault.FS, rel string, max int64) ([]byte, fs.FileInfo, error) {
+	loc, err := locate(fsys, rel, false)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", rel, err)
+		return nil, nil, err
 	}
-	if !before.Mode().IsRegular() {
+	return readRegular(fsys, loc.disk, rel, max)
+}
+
+// readRegular reads a file that locate accepted through the vault handle,
+// which checks that the file opened is the regular file that was looked
+// at (not swapped for a symlink or a FIFO since).
+func readRegular(fsys *vault.FS, disk, rel string, max int64) ([]byte, fs.FileInfo, error) {
+	data, info, err := fsys.ReadFile(disk, max)
+	switch {
+	case errors.Is(err, vault.ErrNotRegular):
 		return nil, nil, fmt.Errorf("%w: %s is not a regular file", ErrRefused, rel)
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	defer f.Close()
-	opened, err := f.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	if !os.SameFile(before, opened) {
+	case errors.Is(err, vault.ErrChanged):
 		return nil, nil, fmt.Errorf("%s: %w", rel, ErrChanged)
+	case errors.Is(err, vault.ErrTooLarge):
+		return nil, nil, err // names the file and both sizes
+	case err != nil:
+		return nil, nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	if opened.Size() > max {
-		return nil, nil, fmt.Errorf("%s: %w (%d bytes, limit %d)", rel, ErrTooLarge, opened.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	if int64(len(data)) > max { // grew while we read
-		return nil, nil, fmt.Errorf("%s: %w (limit %d)", rel, ErrTooLarge, max)
-	}
-	return data, opened, nil
+	return data, info, nil
 }
 
 // Create writes a note at rel, creating missing folders. An existing file
 // is an fs.ErrExist error unless overwrite is set; then it is replaced
 // atomically and keeps its permissions. New notes are 0644.
 func Create(root, rel string, data []byte, overwrite bool) (overwritten bool, err error) {
-	abs, created, err := locate(root, rel, true)
+	fsys, err := vault.OpenFS(root)
+	if err != nil {
+		return false, err
+	}
+	defer fsys.Close()
+	loc, err := locate(fsys, rel, true)
 	if err != nil {
 		return false, err
 	}
 	defer func() {
 		if err != nil {
-			removeDirs(created)
+			removeDirs(fsys, loc.created)
 		}
 	}()
 	perm := fs.FileMode(0o644)
-	if info, err := os.Lstat(abs); err == nil {
+	if info, err := fsys.Lstat(loc.disk); err == nil {
 		if !overwrite {
 			return false, fmt.Errorf("%s already exists (set overwrite to replace it): %w", rel, fs.ErrExist)
 		}
 		perm, overwritten = info.Mode().Perm(), true
 	}
-	if err := writeAtomic(abs, data, perm, !overwritten); err != nil {
+	if err := writeAtomic(fsys, loc, data, perm, !overwritten); err != nil {
 		return false, fmt.Errorf("write %s: %w", rel, err)
 	}
 	return overwritten, nil
@@ -104,18 +103,23 @@ func Create(root, rel string, data []byte, overwrite bool) (overwritten bool, er
 // current content is still old (else ErrChanged). The file keeps its
 // permissions.
 func Replace(root, rel string, old, data []byte) error {
-	abs, _, err := locate(root, rel, false)
+	fsys, err := vault.OpenFS(root)
 	if err != nil {
 		return err
 	}
-	cur, info, err := readRegular(abs, rel, MaxFileSize)
+	defer fsys.Close()
+	loc, err := locate(fsys, rel, false)
+	if err != nil {
+		return err
+	}
+	cur, info, err := readRegular(fsys, loc.disk, rel, MaxFileSize)
 	if err != nil {
 		return err
 	}
 	if !bytes.Equal(cur, old) {
 		return fmt.Errorf("%s: %w", rel, ErrChanged)
 	}
-	if err := writeAtomic(abs, data, info.Mode().Perm(), false); err != nil {
+	if err := writeAtomic(fsys, loc, data, info.Mode().Perm(), false); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	return nil
@@ -126,68 +130,85 @@ func Replace(root, rel string, old, data []byte) error {
 // overwrite is set; a destination that is the same file (a change of
 // case on a case-insensitive file system) is not "existing".
 func Move(root, from, to string, overwrite bool) (err error) {
-	src, srcInfo, err := locateSource(root, from)
+	fsys, err := vault.OpenFS(root)
 	if err != nil {
 		return err
 	}
-	dst, created, err := locate(root, to, true)
+	defer fsys.Close()
+	src, srcInfo, err := locateSource(fsys, from)
+	if err != nil {
+		return err
+	}
+	dst, err := locate(fsys, to, true)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			removeDirs(created)
+			removeDirs(fsys, dst.created)
 		}
 	}()
-	if err := refuseExisting(dst, to, srcInfo, overwrite); err != nil {
+	if err := refuseExisting(fsys, dst.disk, to, srcInfo, overwrite); err != nil {
 		return err
 	}
-	if err := os.Rename(src, dst); err != nil {
+	if err := fsys.Rename(src.disk, dst.disk); err != nil {
 		return fmt.Errorf("move %s to %s: %w", from, to, err)
 	}
-	syncDir(filepath.Dir(dst))
-	syncDir(filepath.Dir(src))
+	fsys.SyncDir(path.Dir(dst.disk))
+	fsys.SyncDir(path.Dir(src.disk))
 	return nil
 }
 
 // locateSource locates the existing note a move starts from.
-func locateSource(root, rel string) (string, fs.FileInfo, error) {
-	abs, _, err := locate(root, rel, false)
+func locateSource(fsys *vault.FS, rel string) (location, fs.FileInfo, error) {
+	loc, err := locate(fsys, rel, false)
 	if err != nil {
-		return "", nil, err
+		return location{}, nil, err
 	}
-	info, err := os.Lstat(abs)
+	info, err := fsys.Lstat(loc.disk)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", rel, err)
+		return location{}, nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	return abs, info, nil
+	return loc, info, nil
 }
 
 // refuseExisting is an fs.ErrExist error when a file other than the
 // source (not merely the source under another case) exists at dst.
-func refuseExisting(dst, rel string, src fs.FileInfo, overwrite bool) error {
-	if info, err := os.Lstat(dst); err == nil && !os.SameFile(src, info) && !overwrite {
+func refuseExisting(fsys *vault.FS, dst, rel string, src fs.FileInfo, overwrite bool) error {
+	if info, err := fsys.Lstat(dst); err == nil && !os.SameFile(src, info) && !overwrite {
 		return fmt.Errorf("%s already exists (set overwrite to replace it): %w", rel, fs.ErrExist)
 	}
 	return nil
 }
 
-// writeAtomic writes data to a temporary file next to abs (0600, then
-// chmod to perm), fsyncs it and renames it over abs. With noClobber the
-// final step is a hard link that fails if abs appeared meanwhile (where
-// the file system has no hard links, an existence check and a rename).
-// The temporary file never survives an error.
-func writeAtomic(abs string, data []byte, perm fs.FileMode, noClobber bool) (err error) {
-	dir := filepath.Dir(abs)
-	f, err := os.CreateTemp(dir, ".enquire-*.tmp")
+// writeAtomic writes data to a temporary file next to the located file
+// (0600, then chmod to perm), fsyncs it and renames it over the file. With
+// noClobber the final step is a hard link that fails if the file appeared
+// meanwhile (where the file system has no hard links, an existence check
+// and a rename). The temporary file never survives an error.
+//
+// All of it happens in the folder locate checked, opened once: if that
+// folder is renamed or swapped for a symlink meanwhile, the write either
+// stays in it or fails (ErrChanged), and never lands anywhere else.
+func writeAtomic(fsys *vault.FS, loc location, data []byte, perm fs.FileMode, noClobber bool) (err error) {
+	dir, err := fsys.OpenDir(loc.dir)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	defer dir.Close()
+	if here, err := dir.Lstat("."); err != nil {
+		return err
+	} else if loc.dirInfo != nil && !os.SameFile(here, loc.dirInfo) {
+		return fmt.Errorf("folder %s: %w", loc.dir, ErrChanged)
+	}
+	f, tmp, err := dir.CreateTemp("")
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			dir.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -203,36 +224,29 @@ func writeAtomic(abs string, data []byte, perm fs.FileMode, noClobber bool) (err
 		return err
 	}
 	if noClobber {
-		if err = publishNew(tmp, abs); err != nil {
+		if err = publishNew(dir, tmp, loc.name); err != nil {
 			return err
 		}
-	} else if err = os.Rename(tmp, abs); err != nil {
+	} else if err = dir.Rename(tmp, loc.name); err != nil {
 		return err
 	}
-	syncDir(dir)
+	dir.SyncDir("")
 	return nil
 }
 
-// publishNew gives tmp the name abs only if abs does not exist yet.
-func publishNew(tmp, abs string) error {
-	err := os.Link(tmp, abs)
+// publishNew gives tmp the name name (in dir) only if it does not exist
+// yet.
+func publishNew(dir *vault.FS, tmp, name string) error {
+	err := dir.Link(tmp, name)
 	if err == nil {
-		return os.Remove(tmp)
+		return dir.Remove(tmp)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s appeared meanwhile: %w", filepath.Base(abs), fs.ErrExist)
+		return fmt.Errorf("%s appeared meanwhile: %w", name, fs.ErrExist)
 	}
 	// No hard links here (some network and FAT file systems).
-	if _, statErr := os.Lstat(abs); statErr == nil {
-		return fmt.Errorf("%s appeared meanwhile: %w", filepath.Base(abs), fs.ErrExist)
+	if _, statErr := dir.Lstat(name); statErr == nil {
+		return fmt.Errorf("%s appeared meanwhile: %w", name, fs.ErrExist)
 	}
-	return os.Rename(tmp, abs)
-}
-
-// syncDir makes a rename durable where the platform allows (best effort).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
+	return dir.Rename(tmp, name)
 }

@@ -27,6 +27,33 @@ func TestNotePath(t *testing.T) {
 			t.Errorf("NotePath(%q) err = %v, want ErrRefused", bad, err)
 		}
 	}
+	// Control characters, depth and length (issue 10): refused with a
+	// message that names the problem.
+	deep := strings.Repeat("d/", MaxPathDepth) + "n.md"
+	if got, err := NotePath(deep); err != nil || got != deep {
+		t.Errorf("NotePath at the depth limit = %q, %v", got, err)
+	}
+	long := strings.Repeat(strings.Repeat("n", MaxNameBytes)+"/", 3) + strings.Repeat("n", MaxNameBytes-3) + ".md"
+	if got, err := NotePath(long); err != nil || got != long {
+		t.Errorf("NotePath of %d bytes = %v", len(long), err)
+	}
+	for bad, why := range map[string]string{
+		"a/\n/b.md":                         "control characters (found U+000A",
+		"\n/x.md":                           "control characters",
+		"tab\there.md":                      "control characters (found U+0009",
+		"del\x7f.md":                        "control characters (found U+007F",
+		"c1\u0085.md":                       "control characters (found U+0085",
+		"cr\r.md":                           "control characters",
+		strings.Repeat("d/", 2000) + "n.md": "2000 folders deep; at most 32",
+		"d/" + deep:                         "33 folders deep",
+		strings.Repeat(strings.Repeat("n", 200)+"/", 6) + "x": "bytes long; at most 1024",
+		strings.Repeat("n", MaxNameBytes+1):                   "is 259 bytes long; at most 255",
+	} {
+		_, err := NotePath(bad)
+		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), why) {
+			t.Errorf("NotePath(%.30q…) err = %v, want ErrRefused mentioning %q", bad, err, why)
+		}
+	}
 }
 
 func TestCreateReadReplace(t *testing.T) {
@@ -138,22 +165,53 @@ func TestMove(t *testing.T) {
 
 func TestAtomicWriteLeavesNoTempFile(t *testing.T) {
 	root := realTemp(t)
-	abs := filepath.Join(root, "x.md")
-	if err := os.WriteFile(abs, []byte("old"), 0o644); err != nil {
+	fsys := openFS(t, root)
+	if err := os.WriteFile(filepath.Join(root, "x.md"), []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// noClobber onto an existing file fails at the last step.
-	if err := writeAtomic(abs, []byte("new"), 0o644, true); !errors.Is(err, fs.ErrExist) {
+	if err := writeAtomic(fsys, location{disk: "x.md", name: "x.md"}, []byte("new"), 0o644, true); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("err = %v, want ErrExist", err)
 	}
 	if readRel(t, root, "x.md") != "old" {
 		t.Fatal("file changed")
 	}
 	// A folder that cannot take the temporary file.
-	if err := writeAtomic(filepath.Join(root, "nope", "y.md"), []byte("x"), 0o644, false); err == nil {
+	if err := writeAtomic(fsys, location{disk: "nope/y.md", dir: "nope", name: "y.md"}, []byte("x"), 0o644, false); err == nil {
 		t.Fatal("write into a missing folder succeeded")
 	}
 	noTempFiles(t, root)
+}
+
+// A folder replaced between locate's check and the write (here by another
+// folder of the vault under its name) is refused, and nothing is written
+// in either folder.
+func TestAtomicWriteRefusesSwappedFolder(t *testing.T) {
+	root := realTemp(t)
+	fsys := openFS(t, root)
+	for _, d := range []string{"A", "B"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loc, err := locate(fsys, "A/n.md", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "A"), filepath.Join(root, "C")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "B"), filepath.Join(root, "A")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(fsys, loc, []byte("x"), 0o644, true); !errors.Is(err, ErrChanged) {
+		t.Fatalf("err = %v, want ErrChanged", err)
+	}
+	for _, d := range []string{"A", "C"} {
+		if entries, _ := os.ReadDir(filepath.Join(root, d)); len(entries) != 0 {
+			t.Errorf("%s holds %v after a refused write", d, entries)
+		}
+	}
 }
 
 func TestCreateRemovesFoldersItMadeOnFailure(t *testing.T) {

@@ -6,7 +6,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
+
+// openFS opens the vault handle of root for the test.
+func openFS(t *testing.T, root string) *vault.FS {
+	t.Helper()
+	fsys, err := vault.OpenFS(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	return fsys
+}
 
 // readRel reads a vault file, failing the test on error.
 func readRel(t *testing.T, root, rel string) string {

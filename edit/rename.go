@@ -131,18 +131,23 @@ func PlanRename(snap *vault.Snapshot, from, to string, overwrite bool) (*RenameP
 // checkDestination refuses an existing destination (unless overwrite, or
 // it is the same file under another case) before anything is planned.
 func checkDestination(root, from, to string, overwrite bool) error {
-	_, srcInfo, err := locateSource(root, from)
+	fsys, err := vault.OpenFS(root)
 	if err != nil {
 		return err
 	}
-	dst, _, err := locate(root, to, false)
+	defer fsys.Close()
+	_, srcInfo, err := locateSource(fsys, from)
+	if err != nil {
+		return err
+	}
+	dst, err := locate(fsys, to, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // the folder will be created
 	}
 	if err != nil {
 		return err
 	}
-	return refuseExisting(dst, to, srcInfo, overwrite)
+	return refuseExisting(fsys, dst.disk, to, srcInfo, overwrite)
 }
 
 // Applied reports what Apply did.

@@ -365,7 +365,7 @@ func TestPDFRetryNotCached(t *testing.T) {
 	root := vaulttest.Copy(t, "../testdata/vault")
 	ix := open(t, root, filepath.Join(t.TempDir(), "v.db"), true)
 	ctx := context.Background()
-	failing := vault.PDFReader{Extract: func(context.Context, string, pdf.Options) (*pdf.Document, error) {
+	failing := vault.PDFReader{Extract: func(context.Context, *os.File, pdf.Options) (*pdf.Document, error) {
 		return nil, errors.New("start extractor: fork: resource temporarily unavailable")
 	}}
 	tests := []struct {

@@ -81,7 +81,7 @@ func (ix *Index) fileRowsUnder(ctx context.Context, paths []string) (map[string]
 // NotesSource indexes the given notes of snapshot s, limited to scope (see
 // Source.Scope): the notes a live update re-read, without a walk.
 func NotesSource(s *vault.Snapshot, notes []*vault.Note, scope []string) Source {
-	src := SnapshotSource(&vault.Snapshot{Root: s.Root, Notes: notes})
+	src := notesSource(s, notes)
 	src.Scope = scope
 	return src
 }

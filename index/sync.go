@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -78,15 +76,22 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 
 // SnapshotSource indexes the notes of a loaded snapshot without reading
 // any file again, so the index matches what the server holds in memory.
-func SnapshotSource(s *vault.Snapshot) Source {
-	files := make([]vault.File, len(s.Notes))
-	byPath := make(map[string]*vault.Note, len(s.Notes))
-	for i, n := range s.Notes {
+func SnapshotSource(s *vault.Snapshot) Source { return notesSource(s, s.Notes) }
+
+// notesSource indexes the given notes of snapshot s.
+func notesSource(s *vault.Snapshot, notes []*vault.Note) Source {
+	files := make([]vault.File, len(notes))
+	byPath := make(map[string]*vault.Note, len(notes))
+	for i, n := range notes {
 		files[i] = vault.File{Path: n.Path, Size: n.Size, ModTime: n.ModTime}
 		byPath[n.Path] = n
 	}
 	keep := func(p string) bool { // skipped files (too large, unreadable PDFs) keep their rows
-		_, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(p)))
+		fsys, err := s.Files()
+		if err != nil {
+			return true // cannot tell: deleting the row would lose it
+		}
+		_, err = fsys.Lstat(p)
 		return err == nil
 	}
 	return Source{Files: files, Keep: keep, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {

@@ -39,7 +39,7 @@ import (
 // ctx is checked before each page (and periodically while a page's content
 // is interpreted); on cancellation Extract returns an error wrapping
 // ctx.Err() and no document.
-func Extract(ctx context.Context, path string, opts Options) (doc *Document, err error) {
+func Extract(ctx context.Context, path string, opts Options) (*Document, error) {
 	opts = opts.withDefaults()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("pdf: extract %s: %w", path, err)
@@ -48,6 +48,27 @@ func Extract(ctx context.Context, path string, opts Options) (doc *Document, err
 	if err != nil {
 		return nil, fmt.Errorf("pdf: extract %s: %w", path, err)
 	}
+	return extractData(ctx, path, data, opts)
+}
+
+// ExtractFile is Extract for a file that is already open (so that no
+// path is opened here: a vault hands over a handle it confined). The
+// file is read with ReadAt from its start, so its offset neither matters
+// nor moves; it must be a regular file of at most opts.MaxBytes.
+func ExtractFile(ctx context.Context, f *os.File, opts Options) (*Document, error) {
+	opts = opts.withDefaults()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pdf: extract %s: %w", f.Name(), err)
+	}
+	data, err := readOpen(f, opts.MaxBytes)
+	if err != nil {
+		return nil, fmt.Errorf("pdf: extract %s: %w", f.Name(), err)
+	}
+	return extractData(ctx, f.Name(), data, opts)
+}
+
+// extractData extracts the text of a PDF held in memory.
+func extractData(ctx context.Context, path string, data []byte, opts Options) (doc *Document, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			doc = nil
@@ -89,11 +110,27 @@ func readFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readOpen(f, max)
+}
+
+// readOpen reads an open regular file of at most max bytes from its
+// start, with ReadAt.
+func readOpen(f *os.File, max int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: not a regular file", ErrCorrupt)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%w: %d bytes, limit is %d", ErrTooLarge, fi.Size(), max)
+	}
 	limit := max // read one byte more than max to notice growth
 	if limit < math.MaxInt64 {
 		limit++
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit))
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, limit))
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}

@@ -72,8 +72,32 @@ type result struct {
 	Error string    `json:"error,omitempty"`
 }
 
-// Extract runs Extract in a child process with the same contract.
+// Extract runs Extract in a child process with the same contract; the
+// child opens path itself.
 func (x Isolated) Extract(ctx context.Context, path string, opts Options) (*Document, error) {
+	return x.run(ctx, path, nil, opts)
+}
+
+// ExtractFile runs ExtractFile in a child process with the same contract.
+// The child is handed f as its standard input and never opens a path
+// (so a vault that confined the open keeps it confined); it reads f with
+// ReadAt, so f's offset does not matter and does not move.
+func (x Isolated) ExtractFile(ctx context.Context, f *os.File, opts Options) (*Document, error) {
+	doc, err := x.run(ctx, f.Name(), f, opts)
+	var ce *childError
+	if errors.As(err, &ce) { // the child named its input stdinArg
+		ce.msg = strings.Replace(ce.msg, "pdf: extract "+stdinArg+":", "pdf: extract "+f.Name()+":", 1)
+	}
+	return doc, err
+}
+
+// stdinArg, as the PATH of ServeIsolated, reads the PDF from the
+// standard input (an open file, not a pipe).
+const stdinArg = "-"
+
+// run extracts in a child: from path, or from stdin when it is set (path
+// then only names the file in messages).
+func (x Isolated) run(ctx context.Context, path string, stdin *os.File, opts Options) (*Document, error) {
 	if len(x.Command) == 0 {
 		return nil, errors.New("pdf: isolated extraction needs a command")
 	}
@@ -88,7 +112,13 @@ func (x Isolated) Extract(ctx context.Context, path string, opts Options) (*Docu
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errChildTimeout)
 	defer cancel()
 	a := childArgs{opts: opts.withDefaults(), timeout: timeout, memLimit: limit, path: path}
+	if stdin != nil {
+		a.path = stdinArg
+	}
 	cmd := exec.CommandContext(ctx, x.Command[0], append(append([]string(nil), x.Command[1:]...), a.format()...)...)
+	if stdin != nil {
+		cmd.Stdin = stdin // an *os.File: the child inherits the descriptor itself
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &limitedWriter{w: &stderr, n: 4096}
 	cmd.WaitDelay = waitDelay
@@ -189,13 +219,18 @@ var serveHook func()
 // ServeIsolated is the child side of Isolated. args are MAXBYTES MAXPAGES
 // MAXTEXT TIMEOUT MEMLIMIT PATH (TIMEOUT a Go duration such as "1m0s",
 // MEMLIMIT in bytes), or MAXBYTES MAXPAGES MAXTEXT PATH with
-// DefaultTimeout and DefaultMemoryLimit. It writes the result as JSON to w
-// and returns an error only when it cannot write.
+// DefaultTimeout and DefaultMemoryLimit. A PATH of "-" reads the PDF from
+// the standard input, which must be the open file itself (see
+// Isolated.ExtractFile). It writes the result as JSON to w and returns an
+// error only when it cannot write.
 //
 // It is meant to be all a child process does: while it runs, the process
 // exits with status 3 once TIMEOUT has passed, and with status 4 as soon
 // as the Go runtime holds more than MEMLIMIT bytes (checked every 50 ms;
-// the runtime's soft memory limit is set to MEMLIMIT too).
+// the runtime's soft memory limit is set to MEMLIMIT too). On Linux the
+// kernel also caps its address space (RLIMIT_AS, see addressSpaceLimit),
+// so that one huge allocation fails at once instead of outrunning the
+// 50 ms poll.
 func ServeIsolated(ctx context.Context, args []string, w io.Writer) error {
 	var res result
 	a, err := parseArgs(args)
@@ -205,7 +240,11 @@ func ServeIsolated(ctx context.Context, args []string, w io.Writer) error {
 		if serveHook != nil {
 			serveHook()
 		}
-		res.Doc, err = Extract(ctx, a.path, a.opts)
+		if a.path == stdinArg {
+			res.Doc, err = ExtractFile(ctx, os.NewFile(0, stdinArg), a.opts)
+		} else {
+			res.Doc, err = Extract(ctx, a.path, a.opts)
+		}
 	}
 	if err != nil {
 		res.Kind, res.Error = errorKind(err), err.Error()
@@ -216,6 +255,9 @@ func ServeIsolated(ctx context.Context, args []string, w io.Writer) error {
 // guardChild makes the process exit once timeout has passed or when its
 // memory exceeds limit, until stop is called.
 func guardChild(timeout time.Duration, limit int64) (stop func()) {
+	if err := limitAddressSpace(addressSpaceLimit(limit)); err != nil {
+		fmt.Fprintf(os.Stderr, "pdf: cannot cap the address space (%v); the memory watchdog still runs\n", err)
+	}
 	timer := time.AfterFunc(timeout, func() {
 		fmt.Fprintf(os.Stderr, "pdf: extraction gave up after %s\n", timeout)
 		os.Exit(exitTimeout)

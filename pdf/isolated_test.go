@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,12 +23,14 @@ func TestMain(m *testing.M) {
 	switch mode {
 	case "":
 		os.Exit(m.Run())
-	case "serve", "serve-hang", "serve-grow":
+	case "serve", "serve-hang", "serve-grow", "serve-huge":
 		switch mode {
 		case "serve-hang":
 			serveHook = func() { time.Sleep(time.Hour) }
 		case "serve-grow":
 			serveHook = growMemory
+		case "serve-huge":
+			serveHook = hugeAllocation
 		}
 		if err := ServeIsolated(context.Background(), os.Args[2:], os.Stdout); err != nil {
 			os.Exit(1)
@@ -63,6 +66,13 @@ func growMemory() {
 		grown = append(grown, make([]byte, 4<<20))
 		time.Sleep(time.Millisecond)
 	}
+	time.Sleep(time.Hour)
+}
+
+// hugeAllocation asks for 2 GiB at once, then waits for the memory
+// watchdog (which only an address-space limit can beat to it).
+func hugeAllocation() {
+	grown = append(grown, make([]byte, 2<<30))
 	time.Sleep(time.Hour)
 }
 
@@ -129,6 +139,58 @@ func TestIsolatedMatchesInProcess(t *testing.T) {
 		if msg := err.Error(); msg != inProcess.Error() || strings.HasPrefix(msg, "pdf: pdf:") || strings.Count(msg, "pdf: extract") != 1 {
 			t.Errorf("%s: message %q, in process %q", tt.path, err, inProcess)
 		}
+	}
+}
+
+// ExtractFile hands the child the open file, never a path: the file is
+// extracted even after its name is gone, exactly as in process.
+func TestIsolatedExtractFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.pdf")
+	if err := os.WriteFile(good, buildPDF(t, []genPage{{lines: []string{"first page"}}, {lines: []string{"second"}}}, encryptNone), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Extract(context.Background(), good, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(7, 0); err != nil { // the offset must not matter
+		t.Fatal(err)
+	}
+	if err := os.Remove(good); err != nil && runtime.GOOS != "windows" {
+		t.Fatal(err)
+	}
+	x := child(t, "serve", 30*time.Second)
+	got, err := x.ExtractFile(context.Background(), f, Options{})
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("isolated = %+v, %v; in process = %+v", got, err, want)
+	}
+	inProcess, err := ExtractFile(context.Background(), f, Options{})
+	if err != nil || !reflect.DeepEqual(inProcess, want) {
+		t.Fatalf("ExtractFile in process = %+v, %v", inProcess, err)
+	}
+	// Errors name the file, as in process.
+	bad := filepath.Join(dir, "bad.pdf")
+	if err := os.WriteFile(bad, []byte("%PDF-1.4\ngarbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bf, err := os.Open(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bf.Close()
+	_, err = x.ExtractFile(context.Background(), bf, Options{})
+	_, inErr := ExtractFile(context.Background(), bf, Options{})
+	if !errors.Is(err, ErrCorrupt) || inErr == nil || err.Error() != inErr.Error() {
+		t.Fatalf("bad file: isolated %v, in process %v", err, inErr)
+	}
+	if _, err := x.ExtractFile(context.Background(), bf, Options{MaxBytes: 4}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("over MaxBytes: %v", err)
 	}
 }
 

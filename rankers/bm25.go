@@ -2,6 +2,8 @@ package rankers
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/vault"
@@ -31,26 +33,51 @@ func (b *BM25) Name() string { return SignalBM25 }
 // Rank implements Ranker: the best chunks are read until Limit notes (or
 // chunks) passed the filter. The first read asks for a few times Limit
 // chunks (a note has several); when filters or repeated notes use them up,
-// the read is repeated with a larger bound.
+// the read is repeated with a larger bound. Hits from another version of
+// a note than the one in memory are left out and counted in a *Partial
+// error returned with the candidates.
 func (b *BM25) Rank(ctx context.Context, req Request) ([]Candidate, error) {
 	for bound := 4*req.Limit + 50; ; bound *= 4 {
-		out, rows, err := b.rank(ctx, req, bound)
+		out, rows, stale, err := b.rank(ctx, req, bound)
 		if err != nil || len(out) >= req.Limit || rows < bound {
+			if err == nil && len(stale) > 0 {
+				err = &Partial{Msg: staleMessage(stale)}
+			}
 			return out, err
 		}
 	}
 }
 
-func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, int, error) {
+// staleMessage says which notes' index hits were dropped, and the fix.
+func staleMessage(stale []string) string {
+	shown := stale[:min(len(stale), 3)]
+	more := ""
+	if len(stale) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(stale)-len(shown))
+	}
+	return fmt.Sprintf("hits from %d note(s) skipped: the persistent index holds another version of %s%s than the server loaded (changed since the last sync); they are re-indexed at the next sync or `enquire-mcp index`",
+		len(stale), strings.Join(shown, ", "), more)
+}
+
+func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, int, []string, error) {
 	var out []Candidate
+	var stale []string
 	seen := map[int]bool{}
+	staleSeen := map[string]bool{}
 	rows := 0
 	err := b.ix.Search(ctx, req.Query, bound, func(h index.Hit) bool {
 		rows++
 		note, ok := b.snap.IndexExact(h.Path)
-		if !ok || h.Chunk < 0 || h.Chunk >= b.chunks(note) || h.FileHash != b.snap.Notes[note].Hash ||
-			(req.Allow != nil && !req.Allow(note)) {
-			return true // filtered, or from a different version of the note
+		if ok && req.Allow != nil && !req.Allow(note) {
+			return true // filtered
+		}
+		if !ok || h.Chunk < 0 || h.Chunk >= b.chunks(note) || h.FileHash != b.snap.Notes[note].Hash {
+			// From a different version of the note: never misattributed.
+			if !staleSeen[h.Path] {
+				staleSeen[h.Path] = true
+				stale = append(stale, h.Path)
+			}
+			return true
 		}
 		if req.Block {
 			out = append(out, Candidate{Note: note, Chunk: h.Chunk, Score: h.Score})
@@ -64,5 +91,5 @@ func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, i
 		}
 		return true
 	})
-	return out, rows, err
+	return out, rows, stale, err
 }

@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -335,6 +333,11 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 			res.addSignalError(s, "unavailable: "+unavailableReason(s))
 		}
 	}
+	if req.EmbeddingModel != "" && !slices.ContainsFunc(e.rankers, func(r rankers.Ranker) bool { return r.Name() == rankers.SignalEmbeddings }) {
+		// Nothing can check the name against vectors that do not exist;
+		// saying so beats ignoring it silently.
+		res.addSignalError(rankers.SignalEmbeddings, fmt.Sprintf("embedding_model %.100q not checked and not used: %s", req.EmbeddingModel, unavailableReason(rankers.SignalEmbeddings)))
+	}
 	lists := make([]rankers.Ranked, len(use))
 	errs := make([]error, len(use))
 	var wg sync.WaitGroup
@@ -359,6 +362,11 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 	}
 	var ok []rankers.Ranked
 	for i, l := range lists {
+		var partial *rankers.Partial
+		if errors.As(errs[i], &partial) { // worked, but left some out: say so
+			res.addSignalError(l.Signal, partial.Msg)
+			errs[i] = nil
+		}
 		if errs[i] != nil {
 			if errors.Is(errs[i], ErrInvalid) {
 				return nil, errs[i]
@@ -430,11 +438,14 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 }
 
 // ageDays counts whole days since the file's live modification time (the
-// snapshot's time if the file is gone).
+// snapshot's time if the file is gone), looked up through the vault
+// handle so that it never describes a file outside the vault.
 func (e *Engine) ageDays(n *vault.Note) int {
 	mod := n.ModTime
-	if info, err := os.Stat(filepath.Join(e.snap.Root, filepath.FromSlash(n.Path))); err == nil {
-		mod = info.ModTime()
+	if fsys, err := e.snap.Files(); err == nil {
+		if info, err := fsys.Stat(n.Path); err == nil {
+			mod = info.ModTime()
+		}
 	}
 	return max(0, int(e.opts.Now().Sub(mod)/(24*time.Hour)))
 }

@@ -3,11 +3,16 @@ package search
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // fakeRanker returns fixed note paths (or an error) as one signal.
@@ -155,4 +160,64 @@ type panicRanker struct{}
 func (panicRanker) Name() string { return rankers.SignalBM25 }
 func (panicRanker) Rank(context.Context, rankers.Request) ([]rankers.Candidate, error) {
 	panic("boom")
+}
+
+// An embedding_model when no embeddings are loaded is reported, not
+// silently ignored (issue 10); the search still runs on the other signals.
+func TestEmbeddingModelWithoutEmbeddings(t *testing.T) {
+	e := testEngine(t)
+	res := mustSearch(t, e, Request{Query: "bread", EmbeddingModel: "no-such-model"})
+	if msg := res.SignalErrors[rankers.SignalEmbeddings]; !strings.Contains(msg, `embedding_model "no-such-model" not checked and not used`) || !strings.Contains(msg, "build-embeddings") {
+		t.Fatalf("signal_errors = %v", res.SignalErrors)
+	}
+	if len(res.Hits) == 0 || !slices.Contains(res.SignalsUsed, rankers.SignalTFIDF) {
+		t.Fatalf("search did not run: %+v", res)
+	}
+	if res := mustSearch(t, e, Request{Query: "bread"}); res.SignalErrors != nil {
+		t.Fatalf("signal_errors without embedding_model = %v", res.SignalErrors)
+	}
+	// With embeddings loaded, the embeddings signal itself judges the name.
+	withEmb := engineWith(t, &fakeRanker{name: rankers.SignalEmbeddings, paths: nil})
+	if res := mustSearch(t, withEmb, Request{Query: "bread", EmbeddingModel: "x"}); res.SignalErrors != nil {
+		t.Fatalf("signal_errors with an embeddings signal = %v", res.SignalErrors)
+	}
+}
+
+// BM25 hits from an index row of another version of a note are dropped,
+// and the drop is reported in signal_errors (issue 10) while the signal's
+// other hits still count.
+func TestBM25StaleHitsReported(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "Bread.md", "# Bread\n\nSourdough bread needs a starter.\n")
+	write(t, dir, "Rye.md", "# Rye\n\nRye bread is dense.\n")
+	old, err := vault.Load(ctx, dir, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "ix.db"), index.NewSettings(old.Root, false, chunk.DefaultOptions), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(ctx, index.SnapshotSource(old), nil); err != nil {
+		t.Fatal(err)
+	}
+	// The note changes after the sync; the server loads the new version.
+	write(t, dir, "Bread.md", "# Bread\n\nSourdough bread needs a starter and patience.\n")
+	snap, err := vault.Load(ctx, dir, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(ctx, snap, analysis.New(), Options{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustSearch(t, e, Request{Query: "bread", Signals: []string{rankers.SignalBM25}})
+	if msg := res.SignalErrors[rankers.SignalBM25]; !strings.Contains(msg, "hits from 1 note(s) skipped") || !strings.Contains(msg, "Bread.md") {
+		t.Fatalf("signal_errors = %v", res.SignalErrors)
+	}
+	if !slices.Equal(res.SignalsUsed, []string{rankers.SignalBM25}) || !slices.Equal(hitPaths(res), []string{"Rye.md"}) {
+		t.Fatalf("signals_used %q, hits %q", res.SignalsUsed, hitPaths(res))
+	}
 }

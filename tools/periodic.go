@@ -3,9 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -38,12 +36,19 @@ type dailyConfig struct {
 	configured     bool
 }
 
+// maxConfigSize caps the read of an Obsidian settings file (a real
+// daily-notes.json is under 200 bytes).
+const maxConfigSize = 64 << 10
+
 // dailyNotesConfig reads Options.DailyNotes, else the vault's
-// .obsidian/daily-notes.json (read live: it is tiny and may change).
-func (s *Server) dailyNotesConfig(root string) dailyConfig {
+// .obsidian/daily-notes.json (read live: it is tiny and may change). The
+// file is read through the vault handle, at most maxConfigSize bytes, and
+// only if it is a regular file: a FIFO or device put there never blocks
+// the read; any problem means Obsidian's defaults.
+func (s *Server) dailyNotesConfig(snap *vault.Snapshot) dailyConfig {
 	c := dailyConfig{folder: s.opts.DailyNotes.Folder, format: s.opts.DailyNotes.Format}
 	if c.folder == "" && c.format == "" {
-		raw, err := os.ReadFile(filepath.Join(root, ".obsidian", "daily-notes.json"))
+		raw, err := readConfig(snap, ".obsidian/daily-notes.json")
 		if err != nil {
 			return dailyConfig{format: defaultDailyFormat}
 		}
@@ -64,12 +69,23 @@ func (s *Server) dailyNotesConfig(root string) dailyConfig {
 	return c
 }
 
+// readConfig reads a small settings file of the vault (see
+// dailyNotesConfig).
+func readConfig(snap *vault.Snapshot, rel string) ([]byte, error) {
+	fsys, err := snap.Files()
+	if err != nil {
+		return nil, err
+	}
+	raw, _, err := fsys.ReadFile(rel, maxConfigSize)
+	return raw, err
+}
+
 // dailyNote finds the daily note of today+offset days. A missing note is
 // a not-found error that names the path it expected.
 func (s *Server) dailyNote(e *search.Engine, title string, offset int) (*vault.Note, error) {
 	snap := e.Snapshot()
 	day := e.Now().AddDate(0, 0, offset)
-	c := s.dailyNotesConfig(snap.Root)
+	c := s.dailyNotesConfig(snap)
 	name := formatMoment(day, c.format)
 	what := fmt.Sprintf("daily note for %s (%s)", strings.ToLower(strings.TrimSpace(title)), day.Format("2006-01-02"))
 	if !c.configured {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math"
 	"net/url"
@@ -43,6 +44,7 @@ type ReadNoteOutput struct {
 	Modified    string          `json:"modified" jsonschema:"Last modification time, RFC 3339."`
 	AgeDays     int             `json:"age_days"`
 	Format      string          `json:"format" jsonschema:"full or map."`
+	Stale       string          `json:"stale,omitempty" jsonschema:"Set when the file cannot be read now (deleted, grown past the size cap, unreadable) and this is the copy from the last load: says why."`
 	// Section fields, when a section was asked for.
 	Section   string `json:"section,omitempty" jsonschema:"The section returned: its heading path."`
 	LineStart int    `json:"line_start,omitempty" jsonschema:"First file line of the section (its heading), 1-based."`
@@ -88,14 +90,21 @@ func errNotFound(ref string, suggestions []string) error {
 // with the file's text (see currentNote). A path the snapshot does not
 // know is looked for on disk (a note created since the load).
 func openNote(snap *vault.Snapshot, p, title string) (*vault.Note, string, error) {
+	n, raw, _, err := openNoteStale(snap, p, title)
+	return n, raw, err
+}
+
+// openNoteStale is openNote that also says why it served the snapshot's
+// copy of the note (see currentNote).
+func openNoteStale(snap *vault.Snapshot, p, title string) (n *vault.Note, raw, stale string, err error) {
 	ref, rel := p, ""
 	switch {
 	case p != "" && title != "":
-		return nil, "", errors.New("give path or title, not both")
+		return nil, "", "", errors.New("give path or title, not both")
 	case p != "":
 		clean, ok := vault.CleanRelPath(p)
 		if !ok {
-			return nil, "", errNotFound(p, nil)
+			return nil, "", "", errNotFound(p, nil)
 		}
 		rel = clean + ifMissing(clean, ".md")
 		if n := snap.Note(clean); n != nil {
@@ -107,25 +116,45 @@ func openNote(snap *vault.Snapshot, p, title string) (*vault.Note, string, error
 			rel = n.Path
 		}
 	default:
-		return nil, "", errors.New("give path or title")
+		return nil, "", "", errors.New("give path or title")
 	}
-	if n, raw := currentNote(snap, rel); n != nil {
-		return n, raw, nil
+	if n, raw, stale := currentNoteStale(snap, rel); n != nil {
+		return n, raw, stale, nil
 	}
-	return nil, "", errNotFound(ref, snap.Suggest(ref, 5))
+	return nil, "", "", errNotFound(ref, snap.Suggest(ref, 5))
 }
 
 // currentNote is the note at rel as its file reads now, with the file's
 // text; when the file cannot be read, the snapshot's copy and "". nil when
 // neither exists.
 func currentNote(snap *vault.Snapshot, rel string) (*vault.Note, string) {
+	n, raw, _ := currentNoteStale(snap, rel)
+	return n, raw
+}
+
+// currentNoteStale is currentNote that also says why it served the
+// snapshot's copy of a markdown note ("" when the file was read now): a
+// reader must not take the copy from the last load for the file as it is.
+func currentNoteStale(snap *vault.Snapshot, rel string) (*vault.Note, string, string) {
 	if rel == "" {
-		return nil, ""
+		return nil, "", ""
 	}
-	if n, raw := readLive(snap, rel); n != nil {
-		return n, raw
+	n, raw, err := readLive(snap, rel)
+	if n != nil {
+		return n, raw, ""
 	}
-	return snap.Note(rel), ""
+	old := snap.Note(rel)
+	if old == nil || err == nil {
+		return old, "", ""
+	}
+	const copy = "; this is the copy from the last load"
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return old, "", "deleted on disk" + copy
+	case errors.Is(err, vault.ErrTooLarge):
+		return old, "", fmt.Sprintf("over the %d-byte size cap on disk now%s", vault.DefaultMaxFileSize, copy)
+	}
+	return old, "", fmt.Sprintf("unreadable on disk now (%v)%s", err, copy)
 }
 
 func ifMissing(p, ext string) string {
@@ -137,21 +166,28 @@ func ifMissing(p, ext string) string {
 
 // readLive parses the note file at a vault-relative path if it is a
 // markdown note inside the vault, reached without symlinks, regular and
-// within the size limit (a file named in NFD on disk is found too).
-func readLive(snap *vault.Snapshot, rel string) (*vault.Note, string) {
+// within the size limit (a file named in NFD on disk is found too). It is
+// read through the snapshot's vault handle, so a folder swapped for a
+// symlink meanwhile cannot make it read a file outside the vault. A nil
+// note with a nil error: not a markdown path.
+func readLive(snap *vault.Snapshot, rel string) (*vault.Note, string, error) {
 	if !vault.IsNote(rel) {
-		return nil, ""
+		return nil, "", nil
 	}
-	raw, info, err := edit.ReadFile(snap.Root, rel, vault.DefaultMaxFileSize)
+	fsys, err := snap.Files()
 	if err != nil {
-		return nil, ""
+		return nil, "", err
+	}
+	raw, info, err := edit.ReadFileFS(fsys, rel, vault.DefaultMaxFileSize)
+	if err != nil {
+		return nil, "", err
 	}
 	if n := snap.Note(rel); n != nil {
 		rel = n.Path // keep the snapshot's spelling of the path
 	}
 	n, _ := vault.Parse(rel, raw)
 	n.ModTime = info.ModTime()
-	return n, string(raw)
+	return n, string(raw), nil
 }
 
 // Formats of obsidian_read_note.
@@ -224,15 +260,16 @@ func addMap(out *ReadNoteOutput, n *vault.Note, secs []noteSection, links []vaul
 
 // readTarget finds the note a read asks for: by path or title, a periodic
 // title (today, yesterday, tomorrow, daily) when no note has that name.
-func (s *Server) readTarget(e *search.Engine, in ReadNoteInput) (*vault.Note, error) {
+func (s *Server) readTarget(e *search.Engine, in ReadNoteInput) (n *vault.Note, stale string, err error) {
 	snap := e.Snapshot()
 	if in.Path == "" && in.Title != "" && snap.Lookup(in.Title) == nil {
 		if offset, ok := periodicOffset(in.Title); ok {
-			return s.dailyNote(e, in.Title, offset)
+			n, err := s.dailyNote(e, in.Title, offset)
+			return n, "", err
 		}
 	}
-	n, _, err := openNote(snap, in.Path, in.Title)
-	return n, err
+	n, _, stale, err = openNoteStale(snap, in.Path, in.Title)
+	return n, stale, err
 }
 
 func checkFormat(f string) (string, error) {
@@ -278,11 +315,12 @@ func (s *Server) addRead() {
 			return nil, ReadNoteOutput{}, err
 		}
 		e := s.engine() // one engine for the whole request, even across a reload
-		n, err := s.readTarget(e, in)
+		n, stale, err := s.readTarget(e, in)
 		if err != nil {
 			return nil, ReadNoteOutput{}, err
 		}
 		out, err := renderNote(e, n, format, in.Section)
+		out.Stale = stale
 		return nil, out, err
 	})
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
@@ -308,9 +346,13 @@ func (s *Server) readNoteResource(ctx context.Context, req *mcp.ReadResourceRequ
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	snap := s.engine().Snapshot() // one snapshot for the whole request
-	n, text, err := openNote(snap, p, "")
+	n, text, stale, err := openNoteStale(snap, p, "")
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	var meta mcp.Meta
+	if stale != "" {
+		meta = mcp.Meta{"stale": stale}
 	}
 	if n.Kind == vault.KindPDF { // the extracted text, never the binary file
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: n.Body}}}, nil
@@ -318,5 +360,5 @@ func (s *Server) readNoteResource(ctx context.Context, req *mcp.ReadResourceRequ
 	if text == "" {
 		text = n.Body
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text, Meta: meta}}}, nil
 }

@@ -173,9 +173,11 @@ func writeError(snap *vault.Snapshot, rel string, err error) error {
 }
 
 // afterWrite reloads the vault so reads and searches see the change at
-// once; a failure is reported in the output, not as a failed write.
+// once; a failure is reported in the output, not as a failed write. The
+// reload does not end with the request: the file is written, so a client
+// that cancels (or times out) now must not leave the engine stale.
 func (s *Server) afterWrite(ctx context.Context, paths ...string) string {
-	if err := s.refresh(ctx, paths...); err != nil {
+	if err := s.refresh(context.WithoutCancel(ctx), paths...); err != nil {
 		s.logger.Warn("reload after write failed", "err", err)
 		return err.Error()
 	}

@@ -177,6 +177,15 @@ func TestWriteToolsRefuseUnsafePaths(t *testing.T) {
 		wantWriteError(t, call(t, cs, "obsidian_rename_note", map[string]any{"path": p, "new_path": "ok.md"}), "refused")
 		wantWriteError(t, call(t, cs, "obsidian_rename_note", map[string]any{"path": "Home.md", "new_path": p}), "refused")
 	}
+	// Issue 10: a folder named "\n" and 2,000 nested folders.
+	for p, why := range map[string]string{
+		"a/\n/b.md":                         "control characters",
+		strings.Repeat("d/", 2000) + "n.md": "2000 folders deep; at most 32",
+		strings.Repeat("x", 2000) + ".md":   "bytes long; at most",
+	} {
+		wantWriteError(t, call(t, cs, "obsidian_create_note", map[string]any{"path": p, "content": "x"}), why)
+		wantWriteError(t, call(t, cs, "obsidian_rename_note", map[string]any{"path": "Home.md", "new_path": p}), why)
+	}
 	if symlinks {
 		wantWriteError(t, call(t, cs, "obsidian_create_note", map[string]any{"path": "Linked/new.md", "content": "x"}), "symlink")
 		wantWriteError(t, call(t, cs, "obsidian_append_to_note", map[string]any{"path": "Linked/note.md", "content": "x"}), "symlink")
@@ -418,5 +427,33 @@ func TestRenameToolDuplicateNames(t *testing.T) {
 				t.Fatalf("%s: [[Ideas]] -> %s", rel, l.Resolved)
 			}
 		}
+	}
+}
+
+// A write whose request is cancelled still reloads the engine (issue 10):
+// the file is written, so the reload runs on a context without the
+// request's cancellation.
+func TestWriteReloadSurvivesCancelledRequest(t *testing.T) {
+	root := vaulttest.Copy(t, "../testdata/vault")
+	e, err := loadEngine(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reloads int
+	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		reloads++
+		return loadEngine(ctx, root)
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := srv.createNote(ctx, CreateNoteInput{Path: "Inbox/Cancelled.md", Content: "# Cancelled\n\nwombat\n"})
+	if err != nil || out.RefreshError != "" || reloads != 1 {
+		t.Fatalf("out %+v, err %v, %d reloads", out, err, reloads)
+	}
+	if srv.engine().Snapshot().Note("Inbox/Cancelled.md") == nil {
+		t.Fatal("the engine does not know the note written by the cancelled request")
 	}
 }

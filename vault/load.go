@@ -40,8 +40,13 @@ func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes, atts, warnings, err := Walk(ctx, realRoot)
+	fsys, err := OpenFS(realRoot)
 	if err != nil {
+		return nil, err
+	}
+	notes, atts, warnings, err := fsys.Walk(ctx)
+	if err != nil {
+		fsys.Close()
 		return nil, err
 	}
 	docs := notes
@@ -54,13 +59,16 @@ func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 	}
 	parsed, parseWarnings, err := readAll(ctx, docs, opts, func(f File) (*Note, []Warning) { return ReadNote(f, opts.MaxFileSize) })
 	if err != nil {
+		fsys.Close()
 		return nil, err
 	}
 	attachments := make([]Attachment, len(atts))
 	for i, a := range atts {
 		attachments[i] = Attachment{Path: a.Path, Size: a.Size, ModTime: a.ModTime}
 	}
-	return NewSnapshot(realRoot, parsed, attachments, append(warnings, parseWarnings...)), nil
+	snap := NewSnapshot(realRoot, parsed, attachments, append(warnings, parseWarnings...))
+	snap.useFS(fsys)
+	return snap, nil
 }
 
 // RealRoot checks that root is a readable directory and returns its
@@ -161,7 +169,7 @@ func ReadNote(f File, maxSize int64) (n *Note, warnings []Warning) {
 	if f.Size > maxSize {
 		return nil, []Warning{{Path: f.Path, Message: fmt.Sprintf("%d bytes exceeds the %d-byte size cap; skipped", f.Size, maxSize)}}
 	}
-	raw, err := readCapped(f.Abs, maxSize)
+	raw, err := readCapped(f, maxSize)
 	if err != nil {
 		return nil, []Warning{{Path: f.Path, Message: err.Error()}}
 	}
@@ -187,20 +195,19 @@ func HashBytes(b []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// readCapped reads a file but never more than limit bytes, so a file that
-// grows between stat and read cannot blow memory.
-func readCapped(p string, limit int64) ([]byte, error) {
-	fh, err := os.Open(p)
-	if err != nil {
-		return nil, fmt.Errorf("unreadable: %v", unwrapPathError(err))
+// readCapped reads a walked file through the vault handle but never more
+// than limit bytes, so a file that grows between stat and read cannot
+// blow memory.
+func readCapped(f File, limit int64) ([]byte, error) {
+	if f.fs == nil {
+		return nil, errors.New("unreadable: not found through the vault handle (vault.File made by hand?); skipped")
 	}
-	defer fh.Close()
-	raw, err := io.ReadAll(io.LimitReader(fh, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("unreadable: %v", err)
-	}
-	if int64(len(raw)) > limit {
+	raw, _, err := f.fs.ReadFile(f.disk, limit)
+	switch {
+	case errors.Is(err, ErrTooLarge):
 		return nil, fmt.Errorf("exceeds the %d-byte size cap; skipped", limit)
+	case err != nil:
+		return nil, fmt.Errorf("unreadable: %v", unwrapPathError(err))
 	}
 	return raw, nil
 }

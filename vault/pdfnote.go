@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -37,10 +38,11 @@ type PDFCache interface {
 type PDFReader struct {
 	// Options bound the work on one file.
 	Options pdf.Options
-	// Extract does the extraction (nil: pdf.Extract in this process; the
-	// command line uses pdf.Isolated, so a hostile file cannot hang or
-	// abort the server).
-	Extract func(ctx context.Context, path string, opts pdf.Options) (*pdf.Document, error)
+	// Extract does the extraction of a file opened through the vault
+	// handle (nil: pdf.ExtractFile in this process; the command line uses
+	// pdf.Isolated, so a hostile file cannot hang or abort the server).
+	// It must read the file with ReadAt: the caller hashes it too.
+	Extract func(ctx context.Context, f *os.File, opts pdf.Options) (*pdf.Document, error)
 	// Cache, when set, supplies the text of PDFs that did not change.
 	Cache PDFCache
 }
@@ -63,9 +65,14 @@ func (r PDFReader) Read(ctx context.Context, f File) (*Note, []Warning) {
 func (r PDFReader) extract(ctx context.Context, f File) PDFText {
 	extract := r.Extract
 	if extract == nil {
-		extract = pdf.Extract
+		extract = pdf.ExtractFile
 	}
-	doc, err := extract(ctx, f.Abs, r.Options)
+	fh, err := openWalked(f)
+	if err != nil {
+		return PDFText{Skipped: true, Warning: fmt.Sprintf("unreadable PDF (%v); skipped", err)}
+	}
+	defer fh.Close()
+	doc, err := extract(ctx, fh, r.Options)
 	switch {
 	case errors.Is(err, pdf.ErrEncrypted):
 		return PDFText{Skipped: true, Warning: "PDF is encrypted; skipped"}
@@ -77,7 +84,7 @@ func (r PDFReader) extract(ctx context.Context, f File) PDFText {
 		return PDFText{Skipped: true, Retry: true, Warning: fmt.Sprintf("PDF not extracted (%v); skipped, retried on the next run", err)}
 	}
 	t := PDFText{Pages: doc.Pages}
-	t.Hash, err = hashFile(f.Abs)
+	t.Hash, err = hashFile(fh)
 	if err != nil {
 		return PDFText{Skipped: true, Warning: err.Error()}
 	}
@@ -134,14 +141,23 @@ func (n *Note) PageTexts() []pdf.Page {
 	return out
 }
 
-func hashFile(p string) (string, error) {
-	fh, err := os.Open(p)
-	if err != nil {
-		return "", fmt.Errorf("unreadable: %v", unwrapPathError(err))
+// openWalked opens a walked file through its vault handle.
+func openWalked(f File) (*os.File, error) {
+	if f.fs == nil {
+		return nil, errors.New("not found through the vault handle (vault.File made by hand?)")
 	}
-	defer fh.Close()
+	fh, _, err := f.fs.OpenRegular(f.disk)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	return fh, nil
+}
+
+// hashFile hashes an opened file from its start (ReadAt: the extraction
+// may have moved the offset, or share it with a child process).
+func hashFile(fh *os.File) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, fh); err != nil {
+	if _, err := io.Copy(h, io.NewSectionReader(fh, 0, math.MaxInt64-1)); err != nil {
 		return "", fmt.Errorf("unreadable: %v", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil

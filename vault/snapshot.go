@@ -24,6 +24,8 @@ type Snapshot struct {
 	byAlias   map[string][]int // lower(alias) → notes
 	attByPath map[string]int   // lower(path) → attachment
 	attByName map[string][]int // lower(file name) → attachments
+
+	files *snapshotFS // the vault handle (see Files)
 }
 
 // NewSnapshot indexes notes and attachments and resolves every link. The
@@ -52,6 +54,7 @@ func indexed(root string, notes []*Note, atts []Attachment, warnings []Warning) 
 		byAlias:   make(map[string][]int),
 		attByPath: make(map[string]int, len(atts)),
 		attByName: make(map[string][]int, len(atts)),
+		files:     &snapshotFS{root: root},
 	}
 	for i, n := range notes {
 		s.byPath[noteKey(n.Path)] = i

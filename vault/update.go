@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -90,6 +90,7 @@ func (s *Snapshot) Update(ctx context.Context, paths []string, opts Options) (*S
 		ns = &c
 	} else {
 		ns = indexed(s.Root, notes, atts, warnings)
+		ns.files = s.files // the same vault, the same handle
 	}
 	for i, o := range old {
 		if o < 0 {
@@ -226,12 +227,17 @@ func under(n int, at func(int) string, p string) []int {
 }
 
 // filesAt lists what is on disk at p: one file, a folder's files, or
-// nothing (gone, a symlink, not a regular file).
+// nothing (gone, a symlink, not a regular file). Everything is looked at
+// through the snapshot's vault handle.
 func (s *Snapshot) filesAt(ctx context.Context, p string) (notes, atts []File, warnings []Warning) {
-	abs := filepath.Join(s.Root, filepath.FromSlash(p))
-	info, err := os.Lstat(abs)
+	fsys, err := s.Files()
+	if err != nil {
+		return nil, nil, []Warning{{Path: p, Message: "unreadable: " + err.Error()}}
+	}
+	disk := p
+	info, err := fsys.Lstat(disk)
 	if errors.Is(err, fs.ErrNotExist) {
-		if abs, info, err = findNFD(s.Root, p); err != nil {
+		if disk, info, err = findNFD(fsys, p); err != nil {
 			return nil, nil, nil
 		}
 	}
@@ -239,18 +245,22 @@ func (s *Snapshot) filesAt(ctx context.Context, p string) (notes, atts []File, w
 	case err != nil:
 		return nil, nil, []Warning{{Path: p, Message: "unreadable: " + unwrapPathError(err).Error()}}
 	case info.Mode()&fs.ModeSymlink != 0:
-		if problem := symlinkProblem(s.Root, abs); problem != "" {
+		if problem := fsys.symlinkProblem(disk); problem != "" {
 			warnings = append(warnings, Warning{Path: p, Message: problem})
 		}
 		return nil, nil, warnings
 	case info.IsDir():
-		notes, atts, warnings, err = WalkFolder(ctx, s.Root, p)
+		notes, atts, warnings, err = fsys.WalkFolder(ctx, disk)
 		if err != nil {
 			warnings = append(warnings, Warning{Path: p, Message: "unreadable: " + unwrapPathError(err).Error()})
 		}
 		return notes, atts, warnings
 	case info.Mode().IsRegular():
-		f := File{Path: p, Abs: abs, Size: info.Size(), ModTime: info.ModTime()}
+		f, err := fsys.File(disk)
+		if err != nil {
+			return nil, nil, nil // gone or replaced since the Lstat: the next change set sees it
+		}
+		f.Path = p
 		if IsNote(p) {
 			return []File{f}, nil, nil
 		}
@@ -260,21 +270,22 @@ func (s *Snapshot) filesAt(ctx context.Context, p string) (notes, atts []File, w
 }
 
 // findNFD finds a file whose name differs from p's only in Unicode form
-// (a name written in NFD on a file system that keeps forms apart).
-func findNFD(root, p string) (string, fs.FileInfo, error) {
-	dir, name := filepath.Split(filepath.Join(root, filepath.FromSlash(p)))
+// (a name written in NFD on a file system that keeps forms apart), and
+// returns its path as it is on disk.
+func findNFD(fsys *FS, p string) (string, fs.FileInfo, error) {
+	dir, name := path.Split(p)
 	if isASCII(name) {
 		return "", nil, fs.ErrNotExist
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := fsys.ReadDir(strings.TrimSuffix(dir, "/"))
 	if err != nil {
 		return "", nil, err
 	}
 	for _, e := range entries {
 		if nfc(e.Name()) == name && e.Name() != name {
-			abs := filepath.Join(dir, e.Name())
-			info, err := os.Lstat(abs)
-			return abs, info, err
+			disk := dir + e.Name()
+			info, err := fsys.Lstat(disk)
+			return disk, info, err
 		}
 	}
 	return "", nil, fs.ErrNotExist
@@ -317,7 +328,7 @@ func (s *Snapshot) rereadNote(f File, maxSize int64) (*Note, []Warning) {
 	if f.Size > maxSize {
 		return ReadNote(f, maxSize) // the warning ReadNote gives
 	}
-	raw, err := readCapped(f.Abs, maxSize)
+	raw, err := readCapped(f, maxSize)
 	if err != nil {
 		return nil, []Warning{{Path: f.Path, Message: err.Error()}}
 	}

@@ -3,9 +3,9 @@ package vault
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -29,14 +29,18 @@ func IsPDF(p string) bool { return strings.EqualFold(filepath.Ext(p), ".pdf") }
 // File is one regular file of the vault, as walked.
 type File struct {
 	Path    string // vault-relative, slash-separated, NFC
-	Abs     string
+	Abs     string // for messages only: the file is read through fs
 	Size    int64
 	ModTime time.Time
+
+	fs   *FS    // the vault handle the file was found through
+	disk string // the path as named on disk (Path is NFC)
 }
 
 // walker collects the results of a parallel walk.
 type walker struct {
 	ctx      context.Context
+	fs       *FS
 	root     string
 	sem      chan struct{} // bounds the directories read at once
 	wg       sync.WaitGroup
@@ -50,18 +54,33 @@ type walker struct {
 // under its real root, by stat alone, sorted by path. It skips
 // dot-folders, node_modules and symlinks (warning about those that leave
 // the vault). Folders are read in parallel: a resync of a big vault is
-// mostly stat calls, which overlap well.
+// mostly stat calls, which overlap well. The files found are read
+// through the vault handle Walk opened (see FS), released with them.
 func Walk(ctx context.Context, root string) (notes, attachments []File, warnings []Warning, err error) {
-	return walkFrom(ctx, root, root)
+	fsys, err := OpenFS(root)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("walk %w", err)
+	}
+	return fsys.Walk(ctx)
 }
 
-// walkFrom walks the folder start of the vault at root.
-func walkFrom(ctx context.Context, root, start string) (notes, attachments []File, warnings []Warning, err error) {
-	entries, err := os.ReadDir(start)
+// Walk is the package's Walk through an open vault handle: every folder
+// is listed relative to it, so a folder swapped for a symlink mid-walk
+// cannot lead the walk out of the vault.
+func (f *FS) Walk(ctx context.Context) (notes, attachments []File, warnings []Warning, err error) {
+	return f.WalkFolder(ctx, "")
+}
+
+// WalkFolder lists the files under the vault-relative folder rel the way
+// Walk lists the whole vault.
+func (f *FS) WalkFolder(ctx context.Context, rel string) (notes, attachments []File, warnings []Warning, err error) {
+	root := f.dir
+	start := filepath.Join(root, filepath.FromSlash(rel))
+	entries, err := f.ReadDir(rel)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, unwrapPathError(err))
 	}
-	w := &walker{ctx: ctx, root: root, sem: make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))}
+	w := &walker{ctx: ctx, fs: f, root: root, sem: make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	w.sem <- struct{}{}
 	w.entries(start, entries)
@@ -79,12 +98,6 @@ func walkFrom(ctx context.Context, root, start string) (notes, attachments []Fil
 	return w.notes, w.atts, w.warnings, nil
 }
 
-// WalkFolder lists the files under the vault-relative folder rel the way
-// Walk lists the whole vault.
-func WalkFolder(ctx context.Context, root, rel string) (notes, attachments []File, warnings []Warning, err error) {
-	return walkFrom(ctx, root, filepath.Join(root, filepath.FromSlash(rel)))
-}
-
 // dir reads one folder (in its own goroutine).
 func (w *walker) dir(p string) {
 	w.sem <- struct{}{}
@@ -93,7 +106,7 @@ func (w *walker) dir(p string) {
 		w.wg.Done()
 		return
 	}
-	entries, err := os.ReadDir(p)
+	entries, err := w.fs.ReadDir(filepath.ToSlash(relTo(w.root, p)))
 	if err != nil {
 		w.warn(relPath(w.root, p), "unreadable: "+unwrapPathError(err).Error())
 	}
@@ -112,7 +125,7 @@ func (w *walker) entries(dir string, entries []fs.DirEntry) {
 		case d.Type()&fs.ModeSymlink != 0:
 			// Never followed: a target outside the vault is off limits,
 			// one inside is walked at its own path anyway.
-			if problem := symlinkProblem(w.root, p); problem != "" {
+			if problem := w.fs.symlinkProblem(filepath.ToSlash(relTo(w.root, p))); problem != "" {
 				w.warn(rel, problem)
 			}
 		case d.IsDir():
@@ -124,7 +137,7 @@ func (w *walker) entries(dir string, entries []fs.DirEntry) {
 				w.warn(rel, "unreadable: "+unwrapPathError(err).Error())
 				continue
 			}
-			f := File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()}
+			f := File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime(), fs: w.fs, disk: filepath.ToSlash(relTo(w.root, p))}
 			if IsNote(p) {
 				files = append(files, f)
 			} else {
@@ -158,22 +171,44 @@ func (w *walker) warn(rel, msg string) {
 	w.mu.Unlock()
 }
 
-// symlinkProblem says why a skipped symlink deserves a warning ("" for
-// one that stays inside the vault).
-func symlinkProblem(root, p string) string {
-	target, err := filepath.EvalSymlinks(p)
-	switch {
-	case err != nil:
-		return "broken symlink; skipped"
-	case !Within(root, target):
-		return "symlink points outside the vault; skipped"
+// symlinkProblem says why a skipped symlink at rel deserves a warning
+// ("" for one that stays inside the vault). Nothing outside the vault is
+// looked at: a target that leaves it is classified by its path alone.
+func (f *FS) symlinkProblem(rel string) string {
+	const outside = "symlink points outside the vault; skipped"
+	target, err := f.Readlink(rel)
+	if err != nil {
+		return "unreadable symlink; skipped"
 	}
-	return ""
+	probe := rel
+	if filepath.IsAbs(target) { // os.Root refuses absolute links: resolve it by hand
+		target = filepath.Clean(target)
+		if !Within(f.dir, target) {
+			return outside
+		}
+		probe = filepath.ToSlash(relTo(f.dir, target))
+	}
+	switch _, err := f.Stat(probe); {
+	case err == nil:
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		return "broken symlink; skipped"
+	}
+	return outside
 }
 
 // Within reports whether the real path p is root or inside it.
 func Within(root, p string) bool {
 	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+// relTo is p relative to root in OS form ("." for root).
+func relTo(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return rel
 }
 
 func relPath(root, p string) string {

@@ -66,7 +66,7 @@ func run(ctx context.Context, c config) error {
 		}
 		defer os.RemoveAll(filepath.Dir(bin))
 	}
-	reader := vault.PDFReader{Extract: pdf.Isolated{Command: []string{bin, "__extract-pdf"}}.Extract}
+	reader := vault.PDFReader{Extract: pdf.Isolated{Command: []string{bin, "__extract-pdf"}}.ExtractFile}
 	var loads, builds []time.Duration
 	var eng *search.Engine
 	for range runs {

@@ -65,6 +65,9 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		go w.Run(ctx, l.Apply)
 	}
 	snap := l.eng.Snapshot()
+	if sf.enableWrite {
+		cleanStaleTemp(ctx, snap, time.Now(), logger)
+	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(sf), "load_ms", l.took.Milliseconds(), "transport", "stdio")

@@ -65,11 +65,11 @@ const pdfCommand = "__extract-pdf"
 func pdfReader(cache vault.PDFCache) vault.PDFReader {
 	r := vault.PDFReader{}
 	if exe, err := os.Executable(); err == nil {
-		r.Extract = pdf.Isolated{Command: []string{exe, pdfCommand}}.Extract
+		r.Extract = pdf.Isolated{Command: []string{exe, pdfCommand}}.ExtractFile
 	} else {
 		// Never fall back to parsing untrusted PDFs in the server process:
 		// each PDF is skipped with this warning instead.
-		r.Extract = func(context.Context, string, pdf.Options) (*pdf.Document, error) {
+		r.Extract = func(context.Context, *os.File, pdf.Options) (*pdf.Document, error) {
 			return nil, fmt.Errorf("cannot isolate PDF extraction (locating this executable: %v); PDF skipped", err)
 		}
 	}

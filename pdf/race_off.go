@@ -1,0 +1,6 @@
+//go:build !race
+
+package pdf
+
+// raceEnabled: built without the race detector.
+const raceEnabled = false
