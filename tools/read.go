@@ -119,10 +119,14 @@ func openNote(snap *vault.Snapshot, p, title string) (*vault.Note, string, error
 // text; when the file cannot be read, the snapshot's copy and "". nil when
 // neither exists.
 func currentNote(snap *vault.Snapshot, rel string) (*vault.Note, string) {
-	if rel == "" {
-		return nil, ""
+	if rel == "" || snap.Hides(rel) {
+		return nil, "" // hidden by the privacy rules: answered as missing
 	}
-	if n, raw := readLive(snap, rel); n != nil {
+	n, raw, hidden := readLive(snap, rel)
+	switch {
+	case hidden:
+		return nil, "" // became private since the snapshot was loaded
+	case n != nil:
 		return n, raw
 	}
 	return snap.Note(rel), ""
@@ -137,21 +141,26 @@ func ifMissing(p, ext string) string {
 
 // readLive parses the note file at a vault-relative path if it is a
 // markdown note inside the vault, reached without symlinks, regular and
-// within the size limit (a file named in NFD on disk is found too).
-func readLive(snap *vault.Snapshot, rel string) (*vault.Note, string) {
+// within the size limit (a file named in NFD on disk is found too);
+// hidden reports a file the privacy rules hide (its frontmatter marks it
+// private now).
+func readLive(snap *vault.Snapshot, rel string) (n *vault.Note, text string, hidden bool) {
 	if !vault.IsNote(rel) {
-		return nil, ""
+		return nil, "", false
 	}
 	raw, info, err := edit.ReadFile(snap.Root, rel, vault.DefaultMaxFileSize)
 	if err != nil {
-		return nil, ""
+		return nil, "", false
 	}
 	if n := snap.Note(rel); n != nil {
 		rel = n.Path // keep the snapshot's spelling of the path
 	}
-	n, _ := vault.Parse(rel, raw)
+	n, _ = vault.Parse(rel, raw)
+	if snap.HidesNote(n) {
+		return nil, "", true
+	}
 	n.ModTime = info.ModTime()
-	return n, string(raw)
+	return n, string(raw), false
 }
 
 // Formats of obsidian_read_note.

@@ -33,6 +33,7 @@ type vaultFlags struct {
 	// buildEmbeddings, when set, computes missing vectors with this model
 	// right after the index sync (eval's temporary index).
 	buildEmbeddings string
+	privacy         privacyFlags
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -51,6 +52,7 @@ func (v *vaultFlags) registerIndex(fs *flag.FlagSet) {
 	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.StringVar(&v.indexFile, "index-file", "", "index file (default: the user cache dir, one file per vault); implies --persistent-index")
 	fs.BoolVar(&v.pdfs, "include-pdfs", false, "index the text of PDF attachments (kind \"pdf\", with page numbers)")
+	v.privacy.register(fs)
 }
 
 func envVault() string { return os.Getenv("ENQUIRE_VAULT") }
@@ -146,9 +148,13 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if err != nil {
 		return nil, err
 	}
+	rules, err := v.privacy.rules(ctx, root)
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
-	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil)}
+	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
 	if v.persistent || v.indexFile != "" {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger)
@@ -165,6 +171,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		return nil, err
 	}
 	l.took = time.Since(start)
+	logPrivacy(logger, rules, l.eng.Snapshot())
 	return l, nil
 }
 
@@ -208,6 +215,7 @@ func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, embedAlias
 	}
 	l.logger.Info("index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
 		"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
+	logPurge(l.logger, l.sync)
 	if err := l.embed(ctx, src, embedAlias, reload); err != nil {
 		if embedAlias != "" && !reload {
 			return err

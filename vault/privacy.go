@@ -1,0 +1,118 @@
+package vault
+
+import (
+	"slices"
+	"strings"
+)
+
+// Filter hides parts of a vault (privacy rules): a file whose path is
+// Excluded is never read, and a note that is Private is dropped right
+// after parsing, so nothing downstream (search, links, graph, tools) ever
+// holds it.
+type Filter interface {
+	// Excluded reports whether a vault-relative, slash-separated path is
+	// hidden by a path rule.
+	Excluded(rel string) bool
+	// Private reports whether a parsed note hides itself (frontmatter
+	// marker).
+	Private(n *Note) bool
+}
+
+// Privacy is what a snapshot's filter hid: counts only, plus the paths of
+// the notes that marked themselves private (kept so the index can drop
+// their rows; never shown).
+type Privacy struct {
+	// Filter is the filter the snapshot was loaded with (nil: none).
+	Filter Filter
+	// HiddenNotes counts hidden notes (and PDFs when PDFs are documents);
+	// HiddenFiles counts the other hidden files (attachments).
+	HiddenNotes, HiddenFiles int
+	marked                   map[string]bool
+}
+
+// FilterFiles drops the files whose path f excludes (nil f keeps all) and
+// returns how many it dropped.
+func FilterFiles(files []File, f Filter) ([]File, int) {
+	if f == nil {
+		return files, 0
+	}
+	kept := files[:0:0]
+	for _, file := range files {
+		if !f.Excluded(file.Path) {
+			kept = append(kept, file)
+		}
+	}
+	return kept, len(files) - len(kept)
+}
+
+// dropPrivate removes the notes f calls private and returns their paths.
+func dropPrivate(notes []*Note, f Filter) ([]*Note, map[string]bool) {
+	if f == nil {
+		return notes, nil
+	}
+	var marked map[string]bool
+	kept := notes[:0]
+	for _, n := range notes {
+		if f.Private(n) {
+			if marked == nil {
+				marked = map[string]bool{}
+			}
+			marked[n.Path] = true
+			continue
+		}
+		kept = append(kept, n)
+	}
+	clear(notes[len(kept):]) // no hidden note stays reachable from the slice
+	return kept, marked
+}
+
+// Hides reports whether the snapshot's privacy rules hide the file at a
+// vault-relative path: a path rule matches it, or the note there marked
+// itself private when the snapshot was loaded.
+func (s *Snapshot) Hides(rel string) bool {
+	rel = nfc(strings.TrimPrefix(rel, "/"))
+	if s.Privacy.Filter != nil && s.Privacy.Filter.Excluded(rel) {
+		return true
+	}
+	return s.Privacy.marked[rel]
+}
+
+// HidesNote reports whether a note parsed now (perhaps newer than the
+// snapshot) is hidden: by a path rule or by its own marker.
+func (s *Snapshot) HidesNote(n *Note) bool {
+	if s.Privacy.Filter == nil {
+		return false
+	}
+	return s.Privacy.Filter.Excluded(n.Path) || s.Privacy.Filter.Private(n)
+}
+
+// exclude drops the walked files the filter excludes, counting them.
+func (p *Privacy) exclude(notes, atts []File, pdfs bool) ([]File, []File) {
+	if p.Filter == nil {
+		return notes, atts
+	}
+	var n int
+	notes, n = FilterFiles(notes, p.Filter)
+	p.HiddenNotes += n
+	kept := atts[:0:0]
+	for _, a := range atts {
+		switch {
+		case !p.Filter.Excluded(a.Path):
+			kept = append(kept, a)
+		case pdfs && IsPDF(a.Path):
+			p.HiddenNotes++
+		default:
+			p.HiddenFiles++
+		}
+	}
+	return notes, kept
+}
+
+// keepWarnings drops the warnings about hidden files: a warning names its
+// file, and even their number must not change with what is hidden.
+func (p *Privacy) keepWarnings(ws []Warning) []Warning {
+	if p.Filter == nil {
+		return ws
+	}
+	return slices.DeleteFunc(ws, func(w Warning) bool { return p.marked[w.Path] || p.Filter.Excluded(w.Path) })
+}
