@@ -88,6 +88,8 @@ func TestLoaderHidesWhatRulesHide(t *testing.T) {
 		"Diary.md":          "---\nprivate: true\n---\ndear diary",
 		// Malformed YAML is dropped whole (as Obsidian does), marker included:
 		// the note stays visible and the load warns (see README, Privacy).
+		// Malformed YAML is dropped whole, marker included (as in Obsidian):
+		// the note stays visible with a warning (README, Privacy).
 		"Broken.md":           "---\nprivate: true\nx: [\n---\nmalformed yaml",
 		"Journal/2026.md":     "journal",
 		".enquire/ignore":     "Journal/\n",
