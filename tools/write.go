@@ -122,7 +122,7 @@ func writeTarget(snap *vault.Snapshot, p, title string) (string, error) {
 			clean = n.Path
 		}
 		if hiddenPath(snap, clean) {
-			return "", errNotFound(p, snap.Suggest(p, 5)) // exactly as if missing
+			return "", errNotFound(clean, snap.Suggest(clean, 5)) // as writeError answers a missing file
 		}
 		return clean, nil // may exist on disk though not loaded yet
 	case title != "":
