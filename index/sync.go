@@ -38,6 +38,9 @@ type Source struct {
 	// Privacy, when set, hides files and notes from the index and purges
 	// what it hides (see Sync).
 	Privacy Privacy
+	// hidden, when set, names more files the privacy rules hide (the notes
+	// a snapshot dropped for their frontmatter marker).
+	hidden func(path string) bool
 }
 
 // DiskSource walks the vault and reads only the files a sync asks for:
@@ -95,7 +98,7 @@ func SnapshotSource(s *vault.Snapshot) Source {
 		return byPath[f.Path], nil
 	}}
 	if f, ok := s.Privacy.Filter.(Privacy); ok {
-		src.Privacy = f // the snapshot's rules purge the index too
+		src.Privacy, src.hidden = f, s.Hides // the snapshot's rules purge the index too
 	}
 	return src
 }
@@ -179,7 +182,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	slices.Sort(deleted)
 	var purged []string
 	for _, p := range deleted {
-		if src.Privacy != nil && src.Privacy.Excluded(p) {
+		if src.Privacy != nil && (src.Privacy.Excluded(p) || (src.hidden != nil && src.hidden(p))) {
 			purged = append(purged, p) // not a rename source: its text must go
 			continue
 		}
