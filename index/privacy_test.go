@@ -18,7 +18,9 @@ type fakeRules struct {
 	hash   string
 }
 
-func (f fakeRules) Excluded(rel string) bool { return f.prefix != "" && strings.HasPrefix(rel, f.prefix) }
+func (f fakeRules) Excluded(rel string) bool {
+	return f.prefix != "" && strings.HasPrefix(rel, f.prefix)
+}
 func (f fakeRules) Private(n *vault.Note) bool {
 	v, _ := n.Frontmatter["private"].(bool)
 	return v

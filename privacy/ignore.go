@@ -107,7 +107,7 @@ func toDoublestar(s string) (string, error) {
 	}
 	p := b.String()
 	if !doublestar.ValidatePattern(p) {
-		return "", fmt.Errorf("invalid pattern (unclosed [ ?)")
+		return "", fmt.Errorf(`invalid pattern: a "[" is not closed (write "\[" for a literal one)`)
 	}
 	return p, nil
 }

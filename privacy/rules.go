@@ -95,7 +95,7 @@ func compileGlobs(flag string, patterns []string, fold bool) ([]glob, error) {
 			return nil, fmt.Errorf("%s #%d: empty pattern", flag, i+1)
 		}
 		if !doublestar.ValidatePattern(p) {
-			return nil, fmt.Errorf("%s #%d %q: invalid glob (unclosed [ or {, or a trailing \\)", flag, i+1, p)
+			return nil, fmt.Errorf(`%s #%d %q: invalid glob: an unclosed "[" or "{", or a trailing "\"`, flag, i+1, p)
 		}
 		if fold {
 			p = strings.ToLower(p)

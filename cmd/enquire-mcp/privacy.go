@@ -29,11 +29,10 @@ func (p *privacyFlags) register(fs *flag.FlagSet) {
 // or ignore line stops the command with an error naming it.
 func (p *privacyFlags) rules(ctx context.Context, root string) (*privacy.Rules, error) {
 	cfg := privacy.Config{Exclude: p.exclude, Allow: p.allow, MarkerKey: p.markerKey}
-	r, err := privacy.Load(ctx, root, cfg, privacy.CaseInsensitive(root))
-	if err != nil {
-		return nil, usageError("%v", err)
+	if _, err := privacy.Compile(cfg, nil, false); err != nil {
+		return nil, usageError("%v", err) // a bad flag
 	}
-	return r, nil
+	return privacy.Load(ctx, root, cfg, privacy.CaseInsensitive(root)) // a bad ignore line: exit 1
 }
 
 // listFlag is a repeatable string flag.

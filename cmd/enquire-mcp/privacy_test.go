@@ -29,16 +29,16 @@ const canary = "qqcanary"
 // file (Journal/, *.secret.md), the allow list (Outside/ is not allowed)
 // and the frontmatter marker (Diary.md).
 var leakVault = map[string]string{
-	"Home.md": "---\ntags: [project]\nstatus: active\n---\n# Home\n\nProject hub for the team. See [[Visible B]], [[Private/hidden-target]], [[Diary]] and [[Journal/day]].\n",
-	"Visible B.md": "# Visible B\n\nMeeting notes about the project. Back to [[Home]].\n",
+	"Home.md":          "---\ntags: [project]\nstatus: active\n---\n# Home\n\nProject hub for the team. See [[Visible B]], [[Private/hidden-target]], [[Diary]] and [[Journal/day]].\n",
+	"Visible B.md":     "# Visible B\n\nMeeting notes about the project. Back to [[Home]].\n",
 	"Projects/Plan.md": "---\nstatus: active\n---\n# Plan\n\nThe plan leans on [[Private/hidden-target]] only.\n",
 	"Private/hidden-target.md": "---\ntitle: qqcanarytitle Secret Title\naliases: [qqcanaryalias]\ntags: [qqcanarytag, project]\nsecretfield: qqcanaryfrontmatter\nstatus: active\n---\n" +
 		"# qqcanaryheading\n\nqqcanarybody project meeting notes. Links [[Home|qqcanarylinktext]] and [[Visible B]].\n#qqcanaryinlinetag\n",
 	"Private/qqcanaryfilename.md": "plain words, project, [[Visible B]] and [[Home]]\n",
-	"Journal/day.md":               "# Day\n\nqqcanaryjournal project diary [[Home]]\n",
-	"Notes/a.secret.md":            "qqcanarysecretfile project [[Home]]\n",
-	"Outside/loose.md":             "qqcanaryoutside project [[Home]]\n",
-	"Diary.md":                     "---\nprivate: true\ntags: [qqcanarydiarytag]\naliases: [qqcanarydiaryalias]\n---\n# qqcanarydiaryheading\n\nqqcanarydiary project feelings, see [[Home|qqcanarydiarylink]]\n",
+	"Journal/day.md":              "# Day\n\nqqcanaryjournal project diary [[Home]]\n",
+	"Notes/a.secret.md":           "qqcanarysecretfile project [[Home]]\n",
+	"Outside/loose.md":            "qqcanaryoutside project [[Home]]\n",
+	"Diary.md":                    "---\nprivate: true\ntags: [qqcanarydiarytag]\naliases: [qqcanarydiaryalias]\n---\n# qqcanarydiaryheading\n\nqqcanarydiary project feelings, see [[Home|qqcanarydiarylink]]\n",
 }
 
 // leakRules are the flags of every command of the leak test.
@@ -482,5 +482,67 @@ func checkFindPathAvoidsHidden(ctx context.Context, t *testing.T, cs *mcp.Client
 	raw, _ = json.Marshal(res.StructuredContent)
 	if strings.Contains(string(raw), "Private/") || strings.Contains(string(raw), "Diary") || strings.Contains(string(raw), "Journal/") {
 		t.Errorf("backlinks of Home report a hidden note: %s", raw)
+	}
+}
+
+// TestPrivacyRuleErrors: a bad rule stops every command at start with an
+// error naming the pattern and its position.
+func TestPrivacyRuleErrors(t *testing.T) {
+	badIgnore := t.TempDir()
+	writeFile(t, filepath.Join(badIgnore, "a.md"), []byte("a"))
+	writeFile(t, filepath.Join(badIgnore, ".enquire", "ignore"), []byte("# ok\nJournal/\nbad[x\n"))
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"search bad exclude", []string{"search", "--vault", fixtureVault, "--exclude-glob", "Private/**", "--exclude-glob", "a/[x", "q"}, 2, []string{"--exclude-glob #2", `"a/[x"`}},
+		{"index bad allow", []string{"index", "--vault", fixtureVault, "--index-file", ixFile, "--read-paths", "{a,b"}, 2, []string{"--read-paths #1", `"{a,b"`}},
+		{"build-embeddings bad exclude", []string{"build-embeddings", "--vault", fixtureVault, "--index-file", ixFile, "--exclude-glob", "x\\"}, 2, []string{"--exclude-glob #1"}},
+		{"serve bad ignore line", []string{"serve", "--vault", badIgnore}, 1, []string{".enquire/ignore line 3", `"bad[x"`}},
+		{"search bad ignore line", []string{"search", "--vault", badIgnore, "q"}, 1, []string{".enquire/ignore line 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d: %s", code, tt.code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// TestPrivacyAllExcluded: rules that hide the whole vault still start the
+// server, which says so once and answers empty results.
+func TestPrivacyAllExcluded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	code, stdout, stderr := runCLI(t, "search", "--vault", fixtureVault, "--read-paths", "Nothing/**", "sourdough")
+	if code != 0 || !strings.Contains(stdout, "no matches") {
+		t.Errorf("search over an all-hidden vault: exit %d\n%s%s", code, stdout, stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, log := serveMCP(ctx, t, bin, "serve", "--vault", fixtureVault, "--exclude-glob", "**")
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": "sourdough"}})
+	if err != nil || res.IsError {
+		t.Fatalf("search: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(raw), `"matches":[]`) {
+		t.Errorf("matches in an all-hidden vault: %s", raw)
+	}
+	cs.Close()
+	if n := strings.Count(log.String(), "hide every note"); n != 1 {
+		t.Errorf("the all-hidden warning appears %d times, want once:\n%s", n, log.String())
 	}
 }
