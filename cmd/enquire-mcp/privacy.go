@@ -93,3 +93,15 @@ func printPrivacy(w io.Writer, r *privacy.Rules, st index.Stats) {
 	}
 	fmt.Fprintln(w)
 }
+
+// rereadRules compiles the rules again before a reload, so an edited
+// .enquire/ignore applies without a restart. A rule file that became
+// invalid fails the reload: the engine in service keeps its rules.
+func (l *loaded) rereadRules(ctx context.Context) error {
+	rules, err := l.flags.privacy.rules(ctx, l.root)
+	if err != nil {
+		return fmt.Errorf("reload: %w", err)
+	}
+	l.vaultOpts.Filter = vaultFilter(rules)
+	return nil
+}

@@ -180,6 +180,11 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 // only when it runs locally: a remote model waits for build-embeddings),
 // and makes an engine.
 func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*search.Engine, error) {
+	if reload {
+		if err := l.rereadRules(ctx); err != nil {
+			return nil, err
+		}
+	}
 	snap, err := vault.Load(ctx, l.root, l.vaultOpts)
 	if err != nil {
 		return nil, err
