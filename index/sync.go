@@ -164,8 +164,8 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		}
 		seen[f.Path] = true
 		// New rules may hide a note by its frontmatter: every note is read
-		// again once to find out.
-		recheck := rulesChanged && vault.IsNote(f.Path)
+		// again once to find out (a snapshot source already knows).
+		recheck := rulesChanged && src.hidden == nil && vault.IsNote(f.Path)
 		if r, ok := rows[f.Path]; ok && !recheck && r.size == f.Size && r.mtime == f.ModTime.UnixNano() {
 			st.Unchanged++
 			continue
