@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,4 +128,78 @@ func writeTestFile(t *testing.T, root, rel, body string) {
 	if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzPrivacyToolsAgree generates random rules (the fuzzer's globs and
+// ignore text) and a random vault (from seed), serves it, and checks over
+// MCP that the tools agree with the matcher: list_notes lists exactly the
+// notes it shows, and read_note finds a note if and only if it shows it.
+func FuzzPrivacyToolsAgree(f *testing.F) {
+	f.Add(uint64(1), "Private/**", "Journal/\n!Journal/keep.md\n", "")
+	f.Add(uint64(2), "**/*.md", "", "a/**")
+	f.Add(uint64(3), "", "*\n!*/\n!*.md\n", "")
+	f.Add(uint64(7), "[ab]*/**", "b/\n", "*/*.md;*.md")
+	f.Fuzz(func(t *testing.T, seed uint64, exclude, ignore, allow string) {
+		if strings.Count(exclude+allow, "{") > 4 {
+			return // brace alternatives multiply: a few dozen make any glob matcher crawl
+		}
+		cfg := privacy.Config{MarkerKey: privacy.DefaultMarkerKey}
+		if exclude != "" {
+			cfg.Exclude = strings.Split(exclude, ";")
+		}
+		if allow != "" {
+			cfg.Allow = strings.Split(allow, ";")
+		}
+		var ig []byte
+		if ignore != "" {
+			ig = []byte(ignore)
+		}
+		rules, err := privacy.Compile(cfg, ig, false)
+		if err != nil {
+			return
+		}
+		ctx := context.Background()
+		root := t.TempDir()
+		files := fuzzVault(seed)
+		for p, body := range files {
+			writeTestFile(t, root, p, body)
+		}
+		e, err := privateEngine(ctx, root, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := connectTo(t, New(e, Options{Version: "test"}))
+		listed := decode[ListNotesOutput](t, call(t, cs, "obsidian_list_notes", map[string]any{"limit": 500}))
+		got := map[string]bool{}
+		for _, n := range listed.Notes {
+			got[n.Path] = true
+		}
+		for p, body := range files {
+			shown := !rules.Excluded(p) && !strings.Contains(body, "private: true")
+			if got[p] != shown {
+				t.Errorf("list_notes lists %s: %v, matcher shows it: %v", p, got[p], shown)
+			}
+			res := call(t, cs, "obsidian_read_note", map[string]any{"path": p})
+			if res.IsError == shown {
+				t.Errorf("read_note(%s) error %v, matcher shows it: %v: %s", p, res.IsError, shown, text(res))
+			}
+		}
+	})
+}
+
+// fuzzVault returns up to 10 notes under a few folders, some marked
+// private, from a fixed alphabet of names.
+func fuzzVault(seed uint64) map[string]string {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	dirs := []string{"", "a/", "b/", "a/b/", "Journal/", "Private/"}
+	names := []string{"keep.md", "x.md", "Note.md", "b.md", "x y.md"}
+	files := map[string]string{}
+	for i := range 1 + rng.IntN(10) {
+		body := fmt.Sprintf("note %d", i)
+		if rng.IntN(4) == 0 {
+			body = "---\nprivate: true\n---\n" + body
+		}
+		files[dirs[rng.IntN(len(dirs))]+names[rng.IntN(len(names))]] = body
+	}
+	return files
 }
