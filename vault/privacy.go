@@ -116,3 +116,25 @@ func (p *Privacy) keepWarnings(ws []Warning) []Warning {
 	}
 	return slices.DeleteFunc(ws, func(w Warning) bool { return p.marked[w.Path] || p.Filter.Excluded(w.Path) })
 }
+
+// WithMarked returns a copy of p in which the note at path is (hidden
+// true) or is not hidden by its own marker, with HiddenNotes adjusted:
+// for an incremental loader that re-parses one file. p is not modified.
+func (p Privacy) WithMarked(path string, hidden bool) Privacy {
+	if p.marked[path] == hidden {
+		return p
+	}
+	marked := make(map[string]bool, len(p.marked)+1)
+	for k := range p.marked {
+		marked[k] = true
+	}
+	if hidden {
+		marked[path] = true
+		p.HiddenNotes++
+	} else {
+		delete(marked, path)
+		p.HiddenNotes--
+	}
+	p.marked = marked
+	return p
+}
