@@ -48,7 +48,7 @@ type Rules struct {
 	hash           string
 }
 
-// glob is one validated pattern and where it came from.
+// glob is one validated pattern.
 type glob struct {
 	pattern string // folded when the rules fold case
 }
