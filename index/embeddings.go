@@ -93,7 +93,7 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 			continue
 		}
 		n, _ := safeNote(ctx, src.Note, f)
-		if n == nil {
+		if n == nil || (src.Privacy != nil && (src.Privacy.Excluded(n.Path) || src.Privacy.Private(n))) {
 			st.Stale += len(group)
 			continue
 		}

@@ -156,7 +156,9 @@ func openConn(ctx context.Context, path string) (*sqlite3.Conn, error) {
 	err = errors.Join(
 		registerFTS(c),
 		c.BusyTimeout(10e9),
-		c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY`),
+		// secure_delete zeroes deleted content, so text the privacy rules
+		// purge is not left in free pages (VACUUM then drops those pages).
+		c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA secure_delete=ON`),
 	)
 	if err != nil {
 		c.Close()

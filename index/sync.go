@@ -37,6 +37,12 @@ type Source struct {
 	Scope []string
 	// rows, when set, delivers the stored file rows read during the walk.
 	rows func() (map[string]fileRow, error)
+	// Privacy, when set, hides files and notes from the index and purges
+	// what it hides (see Sync).
+	Privacy Privacy
+	// hidden, when set, names more files the privacy rules hide (the notes
+	// a snapshot dropped for their frontmatter marker).
+	hidden func(path string) bool
 }
 
 // DiskSource walks the vault and reads only the files a sync asks for:
@@ -87,6 +93,9 @@ func notesSource(s *vault.Snapshot, notes []*vault.Note) Source {
 		byPath[n.Path] = n
 	}
 	keep := func(p string) bool { // skipped files (too large, unreadable PDFs) keep their rows
+		if s.Hides(p) {
+			return false // a private note's rows go
+		}
 		fsys, err := s.Files()
 		if err != nil {
 			return true // cannot tell: deleting the row would lose it
@@ -94,14 +103,24 @@ func notesSource(s *vault.Snapshot, notes []*vault.Note) Source {
 		_, err = fsys.Lstat(p)
 		return err == nil
 	}
-	return Source{Files: files, Keep: keep, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	src := Source{Files: files, Keep: keep, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		return byPath[f.Path], nil
 	}}
+	if f, ok := s.Privacy.Filter.(Privacy); ok {
+		src.Privacy, src.hidden = f, s.Hides // the snapshot's rules purge the index too
+	}
+	return src
 }
 
 // Stats summarise a sync.
 type Stats struct {
 	Added, Updated, Renamed, Deleted, Unchanged int
+	// Purged counts the files whose rows were removed because the privacy
+	// rules hide them (not included in Deleted).
+	Purged int
+	// PurgedFile says that the file was rewritten without free pages after
+	// a purge or a change of the privacy rules.
+	PurgedFile bool
 	// Chunks is the number of chunks in the index after the sync (-1
 	// for a sync limited to a Scope, which does not count them).
 	Chunks int
@@ -132,6 +151,9 @@ const batchSize = 256
 func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
 	start := time.Now()
 	st := Stats{Warnings: src.Warnings}
+	if src.Privacy != nil { // a warning names its file
+		st.Warnings = slices.DeleteFunc(slices.Clone(st.Warnings), func(w vault.Warning) bool { return src.Privacy.Excluded(w.Path) })
+	}
 	fetch := src.rows
 	if src.Scope != nil {
 		fetch = func() (map[string]fileRow, error) { return ix.fileRowsUnder(ctx, src.Scope) }
@@ -142,14 +164,24 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	if err != nil {
 		return st, err
 	}
+	rulesChanged, err := ix.rulesChanged(ctx, src.Privacy)
+	if err != nil {
+		return st, err
+	}
 	var work []vault.File
 	seen := make(map[string]bool, len(src.Files))
 	for _, f := range src.Files {
 		if seen[f.Path] {
 			continue // listed twice (overlapping scopes): indexed once
 		}
+		if src.Privacy != nil && src.Privacy.Excluded(f.Path) {
+			continue // never indexed; a stored row is purged below
+		}
 		seen[f.Path] = true
-		if r, ok := rows[f.Path]; ok && r.size == f.Size && r.mtime == f.ModTime.UnixNano() {
+		// New rules may hide a note by its frontmatter: every note is read
+		// again once to find out (a snapshot source already knows).
+		recheck := rulesChanged && src.hidden == nil && vault.IsNote(f.Path)
+		if r, ok := rows[f.Path]; ok && !recheck && r.size == f.Size && r.mtime == f.ModTime.UnixNano() {
 			st.Unchanged++
 			continue
 		}
@@ -163,12 +195,17 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		}
 	}
 	slices.Sort(deleted)
+	var purged []string
 	for _, p := range deleted {
+		if src.Privacy != nil && (src.Privacy.Excluded(p) || (src.hidden != nil && src.hidden(p))) {
+			purged = append(purged, p) // not a rename source: its text must go
+			continue
+		}
 		gone[rows[p].hash] = append(gone[rows[p].hash], p)
 	}
 	for i := 0; i < len(work); i += batchSize {
 		batch := work[i:min(i+batchSize, len(work))]
-		if err := ix.syncBatch(ctx, src.Note, batch, rows, gone, &st); err != nil {
+		if err := ix.syncBatch(ctx, src, batch, rows, gone, &st); err != nil {
 			return st, err
 		}
 		if progress != nil {
@@ -186,7 +223,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 			return err
 		}
 		defer w.close()
-		for _, p := range remaining {
+		for _, p := range append(remaining, purged...) {
 			if err := w.delete(p); err != nil {
 				return err
 			}
@@ -196,6 +233,10 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		return st, fmt.Errorf("index %s: delete: %w", ix.path, err)
 	}
 	st.Deleted = len(remaining)
+	st.Purged += len(purged)
+	if err := ix.settlePrivacy(ctx, src.Privacy, rulesChanged, &st); err != nil {
+		return st, err
+	}
 	if src.Scope != nil {
 		st.Chunks = -1 // not counted: a count walks every row, and a live change must not
 	} else if st.Chunks, st.PDFsWithoutText, err = ix.counts(ctx); err != nil {
@@ -210,10 +251,11 @@ type prepared struct {
 	file     vault.File
 	note     *vault.Note
 	warnings []vault.Warning
+	private  bool // hidden by the privacy rules: never written
 }
 
 // syncBatch parses a batch in parallel, then writes it in one transaction.
-func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.File, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
+func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
 	items := make([]prepared, len(batch))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -222,8 +264,8 @@ func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.F
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			n, w := safeNote(ctx, noteOf, f)
-			items[i] = prepared{file: f, note: n, warnings: w}
+			n, w := safeNote(ctx, src.Note, f)
+			items[i] = prepared{file: f, note: n, warnings: w, private: n != nil && src.Privacy != nil && src.Privacy.Private(n)}
 		}()
 	}
 	wg.Wait()
@@ -241,8 +283,19 @@ func (ix *Index) syncBatch(ctx context.Context, noteOf noteFunc, batch []vault.F
 		// inserts, so interleaving them would flush once per file.
 		var writes []prepared
 		for _, it := range items {
-			st.Warnings = append(st.Warnings, it.warnings...)
 			old, existed := rows[it.file.Path]
+			if it.private {
+				// Hidden by its frontmatter: no row at all (not even its
+				// path), so it is read again at every sync until it changes.
+				if existed {
+					st.Purged++
+					if err := w.delete(it.file.Path); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			st.Warnings = append(st.Warnings, it.warnings...)
 			if it.note != nil && existed && old.hash == it.note.Hash && it.note.Hash != "" {
 				st.Unchanged++ // touched, same content: record the new stat only
 				if err := bindExec(w.touch, it.file.Size, it.file.ModTime.UnixNano(), it.file.Path); err != nil {

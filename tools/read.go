@@ -135,12 +135,16 @@ func currentNote(snap *vault.Snapshot, rel string) (*vault.Note, string) {
 // currentNoteStale is currentNote that also says why it served the
 // snapshot's copy of a markdown note ("" when the file was read now): a
 // reader must not take the copy from the last load for the file as it is.
+// A note the privacy rules hide is answered as missing.
 func currentNoteStale(snap *vault.Snapshot, rel string) (*vault.Note, string, string) {
-	if rel == "" {
-		return nil, "", ""
+	if rel == "" || snap.Hides(rel) {
+		return nil, "", "" // hidden by the privacy rules: answered as missing
 	}
-	n, raw, err := readLive(snap, rel)
-	if n != nil {
+	n, raw, hidden, err := readLive(snap, rel)
+	switch {
+	case hidden:
+		return nil, "", "" // became private since the snapshot was loaded
+	case n != nil:
 		return n, raw, ""
 	}
 	old := snap.Note(rel)
@@ -168,26 +172,30 @@ func ifMissing(p, ext string) string {
 // markdown note inside the vault, reached without symlinks, regular and
 // within the size limit (a file named in NFD on disk is found too). It is
 // read through the snapshot's vault handle, so a folder swapped for a
-// symlink meanwhile cannot make it read a file outside the vault. A nil
-// note with a nil error: not a markdown path.
-func readLive(snap *vault.Snapshot, rel string) (*vault.Note, string, error) {
+// symlink meanwhile cannot make it read a file outside the vault. hidden
+// reports a file the privacy rules hide (its frontmatter marks it private
+// now). A nil note with a nil error: not a markdown path.
+func readLive(snap *vault.Snapshot, rel string) (n *vault.Note, text string, hidden bool, err error) {
 	if !vault.IsNote(rel) {
-		return nil, "", nil
+		return nil, "", false, nil
 	}
 	fsys, err := snap.Files()
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	raw, info, err := edit.ReadFileFS(fsys, rel, vault.DefaultMaxFileSize)
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	if n := snap.Note(rel); n != nil {
 		rel = n.Path // keep the snapshot's spelling of the path
 	}
-	n, _ := vault.Parse(rel, raw)
+	n, _ = vault.Parse(rel, raw)
+	if snap.HidesNote(n) {
+		return nil, "", true, nil
+	}
 	n.ModTime = info.ModTime()
-	return n, string(raw), nil
+	return n, string(raw), false, nil
 }
 
 // Formats of obsidian_read_note.

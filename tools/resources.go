@@ -41,6 +41,9 @@ type VaultInfo struct {
 	LoadedAt        string   `json:"loaded_at" jsonschema:"When the vault snapshot was loaded, RFC 3339."`
 	Live            string   `json:"live" jsonschema:"How changes made outside the server are followed: watch (file events), poll (periodic scan) or off."`
 	LastChange      string   `json:"last_change,omitempty" jsonschema:"When a change to the vault was last applied, RFC 3339 UTC."`
+	PrivacyRules    bool     `json:"privacy_rules" jsonschema:"Whether privacy rules (exclude globs, allow list, .enquire/ignore, frontmatter marker) are active."`
+	HiddenNotes     int      `json:"hidden_notes" jsonschema:"How many notes (and searchable PDFs) the privacy rules hide; never which."`
+	HiddenFiles     int      `json:"hidden_files" jsonschema:"How many other files (attachments) the privacy rules hide."`
 }
 
 // addResources registers obsidian://vault/info and lists the notes as
@@ -74,6 +77,7 @@ func (s *Server) vaultInfo() VaultInfo {
 	info := VaultInfo{
 		Vault: filepath.Base(snap.Root), Signals: nonNil(e.Signals()), WriteEnabled: s.opts.EnableWrite,
 		Version: s.opts.Version, Tools: nonNil(s.Registered()), LoadedAt: snap.LoadedAt.UTC().Format(time.RFC3339),
+		PrivacyRules: snap.Privacy.Filter != nil, HiddenNotes: snap.Privacy.HiddenNotes, HiddenFiles: snap.Privacy.HiddenFiles,
 		NoteResources: fmt.Sprintf("resources/list lists every markdown note (obsidian://note/{path}), sorted by path, %d per page", noteResourcePage),
 	}
 	info.Live, info.LastChange = s.live()

@@ -119,11 +119,18 @@ func writeTarget(snap *vault.Snapshot, p, title string) (string, error) {
 			return "", err
 		}
 		if n := snap.Note(clean); n != nil && n.Kind == vault.KindMarkdown {
-			return n.Path, nil
+			clean = n.Path
+		}
+		if hiddenPath(snap, clean) {
+			return "", errNotFound(clean, snap.Suggest(clean, 5)) // as writeError answers a missing file
 		}
 		return clean, nil // may exist on disk though not loaded yet
 	case title != "":
-		return uniqueTitle(snap, title)
+		rel, err := uniqueTitle(snap, title)
+		if err == nil && hiddenPath(snap, rel) { // became private since the load
+			return "", errNotFound(title, snap.Suggest(title, 5))
+		}
+		return rel, err
 	}
 	return "", errors.New("give path or title")
 }
@@ -211,6 +218,9 @@ func (s *Server) createNote(ctx context.Context, in CreateNoteInput) (CreateNote
 		}
 		content = block + content
 	}
+	if hiddenPath(snap, rel) {
+		return CreateNoteOutput{}, errHiddenPath(rel)
+	}
 	overwritten, err := edit.Create(snap.Root, rel, []byte(content), in.Overwrite)
 	if err != nil {
 		return CreateNoteOutput{}, err
@@ -296,10 +306,15 @@ func (s *Server) renameNote(ctx context.Context, in RenameInput) (RenameOutput, 
 			snap = s.engine().Snapshot()
 		}
 	}
+	if hiddenPath(snap, to) {
+		return RenameOutput{}, errHiddenPath(to)
+	}
 	plan, err := edit.PlanRename(snap, rel, to, in.Overwrite)
 	if err != nil {
 		return RenameOutput{}, writeError(snap, rel, err)
 	}
+	// A note that turned private since the load keeps its links as written.
+	plan.Files = slices.DeleteFunc(plan.Files, func(f edit.FileChange) bool { return f.Path != plan.From && hiddenPath(snap, f.Path) })
 	out := renameOutput(plan, in.DryRun)
 	if in.DryRun {
 		return out, nil

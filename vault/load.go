@@ -29,6 +29,9 @@ type Options struct {
 	PDFs bool
 	// PDF reads them (its Cache, a persistent index, skips unchanged ones).
 	PDF PDFReader
+	// Filter, when set, hides files and notes (privacy rules): see
+	// [Filter] and [Snapshot.Privacy].
+	Filter Filter
 }
 
 // Load walks the vault at root and returns a resolved snapshot. Only a
@@ -49,6 +52,8 @@ func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 		fsys.Close()
 		return nil, err
 	}
+	privacy := Privacy{Filter: opts.Filter}
+	notes, atts = privacy.exclude(notes, atts, opts.PDFs)
 	docs := notes
 	if opts.PDFs {
 		for _, a := range atts {
@@ -62,12 +67,15 @@ func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 		fsys.Close()
 		return nil, err
 	}
+	parsed, privacy.marked = dropPrivate(parsed, opts.Filter)
+	privacy.HiddenNotes += len(privacy.marked)
 	attachments := make([]Attachment, len(atts))
 	for i, a := range atts {
 		attachments[i] = Attachment{Path: a.Path, Size: a.Size, ModTime: a.ModTime}
 	}
-	snap := NewSnapshot(realRoot, parsed, attachments, append(warnings, parseWarnings...))
+	snap := NewSnapshot(realRoot, parsed, attachments, privacy.keepWarnings(append(warnings, parseWarnings...)))
 	snap.useFS(fsys)
+	snap.Privacy = privacy
 	return snap, nil
 }
 

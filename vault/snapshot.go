@@ -17,6 +17,8 @@ type Snapshot struct {
 	Attachments []Attachment
 	Warnings    []Warning
 	LoadedAt    time.Time
+	// Privacy is what the privacy rules hid (see [Filter]).
+	Privacy Privacy
 
 	byPath    map[string]int   // lower(path minus ".md") → note
 	byExact   map[string]int   // path as stored → note

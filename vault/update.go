@@ -61,7 +61,7 @@ func (d *Delta) sameIDs() bool {
 // The result equals a fresh Load of the vault when paths cover every
 // change since s was loaded.
 func (s *Snapshot) Update(ctx context.Context, paths []string, opts Options) (*Snapshot, *Delta, error) {
-	sc := s.scan(ctx, paths)
+	sc := s.scan(ctx, paths, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -77,11 +77,21 @@ func (s *Snapshot) Update(ctx context.Context, paths []string, opts Options) (*S
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	var marked []string
+	if opts.Filter != nil {
+		var private map[string]bool
+		fresh, private = dropPrivate(fresh, opts.Filter)
+		for p := range private {
+			marked = append(marked, p)
+		}
+		warnings = slices.DeleteFunc(warnings, func(w Warning) bool { return private[w.Path] })
+	}
 	notes, old := s.mergeNotes(sc, fresh)
 	atts := s.mergeAttachments(sc)
 	warnings = s.mergeWarnings(sc, append(sc.warnings, warnings...))
 	d := &Delta{Old: old, Attachments: len(atts) != len(s.Attachments) || !sameAttachmentPaths(s, sc)}
 	var ns *Snapshot
+	privacy := s.Privacy.updated(sc.prefixes, sc.excluded, marked)
 	if !d.Attachments && s.sameKeys(notes) {
 		// The common edit: the same files, the same names and aliases.
 		// Every lookup table still holds: share them.
@@ -92,6 +102,7 @@ func (s *Snapshot) Update(ctx context.Context, paths []string, opts Options) (*S
 		ns = indexed(s.Root, notes, atts, warnings)
 		ns.files = s.files // the same vault, the same handle
 	}
+	ns.Privacy = privacy
 	for i, o := range old {
 		if o < 0 {
 			d.Added = append(d.Added, i)
@@ -134,13 +145,14 @@ type scanned struct {
 	oldNotes, oldAtts []int // ids in the old snapshot, ascending
 	notes, atts       []File
 	warnings          []Warning
-	prefixes          []string // the scanned paths, for dropping old warnings
+	prefixes          []string        // the scanned paths, for dropping old warnings
+	excluded          map[string]bool // files there the privacy rules hide (true: a document)
 }
 
 // scan lists, for each path, the old entries at or under it and the files
 // at or under it on disk (folders are walked as Load walks them).
-func (s *Snapshot) scan(ctx context.Context, paths []string) scanned {
-	var sc scanned
+func (s *Snapshot) scan(ctx context.Context, paths []string, opts Options) scanned {
+	sc := scanned{excluded: map[string]bool{}}
 	seenNote, seenAtt := map[int]bool{}, map[int]bool{}
 	onDisk := map[string]bool{}
 	for _, p := range paths {
@@ -162,6 +174,9 @@ func (s *Snapshot) scan(ctx context.Context, paths []string) scanned {
 			}
 		}
 		notes, atts, warnings := s.filesAt(ctx, p)
+		if opts.Filter != nil {
+			notes, atts, warnings = sc.hide(opts, notes, atts, warnings)
+		}
 		sc.warnings = append(sc.warnings, warnings...)
 		for _, f := range notes {
 			if !onDisk[f.Path] {
@@ -182,6 +197,24 @@ func (s *Snapshot) scan(ctx context.Context, paths []string) scanned {
 	slices.SortFunc(sc.notes, byPath)
 	slices.SortFunc(sc.atts, byPath)
 	return sc
+}
+
+// hide drops the files the privacy rules exclude (recording them for the
+// counts) and the warnings about them.
+func (sc *scanned) hide(opts Options, notes, atts []File, warnings []Warning) ([]File, []File, []Warning) {
+	keep := func(files []File, doc func(File) bool) []File {
+		return slices.DeleteFunc(files, func(f File) bool {
+			if opts.Filter.Excluded(f.Path) {
+				sc.excluded[f.Path] = doc(f)
+				return true
+			}
+			return false
+		})
+	}
+	notes = keep(notes, func(File) bool { return true })
+	atts = keep(atts, func(f File) bool { return opts.PDFs && IsPDF(f.Path) })
+	warnings = slices.DeleteFunc(warnings, func(w Warning) bool { return opts.Filter.Excluded(w.Path) })
+	return notes, atts, warnings
 }
 
 // cleanScanPath normalises a vault-relative path the way Load names files.

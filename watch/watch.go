@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -31,6 +32,10 @@ const (
 	ModePoll  Mode = "poll"  // periodic rescans
 	ModeOff   Mode = "off"
 )
+
+// RulesFile is the vault's privacy rules file: inside a dot-folder, so
+// otherwise ignored, but a change to it changes what may be shown.
+const RulesFile = ".enquire/ignore"
 
 // Defaults for Options.
 const (
@@ -195,7 +200,7 @@ func (w *Watcher) event(fw *fsnotify.Watcher, ev fsnotify.Event, set *pending) e
 		}
 		return nil
 	}
-	if hidden(rel) {
+	if hidden(rel) && rel != RulesFile && rel != path.Dir(RulesFile) {
 		return nil
 	}
 	// A folder created here, or one whose watch fsnotify just dropped
@@ -257,7 +262,7 @@ func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != w.root && skipped(d.Name()) {
+		if p != w.root && skipped(d.Name()) && p != filepath.Join(w.root, filepath.FromSlash(path.Dir(RulesFile))) {
 			return filepath.SkipDir
 		}
 		if err := fw.Add(p); err != nil {

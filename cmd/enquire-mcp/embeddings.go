@@ -43,6 +43,10 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	rules, err := vf.privacy.rules(ctx, root)
+	if err != nil {
+		return err
+	}
 	model, err := ef.open(ctx, ef.model)
 	if err != nil {
 		return err
@@ -56,10 +60,12 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	src.Privacy = indexPrivacy(rules)
 	sync, err := ix.Sync(ctx, src, nil)
 	if err != nil {
 		return err
 	}
+	printPrivacy(stdout, rules, sync)
 	if old, oldAlias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && old != "" && old != model.ID() {
 		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
 	}

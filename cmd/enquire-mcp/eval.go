@@ -29,6 +29,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var weights weightsFlag
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
+	var pf privacyFlags
+	pf.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -42,7 +44,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, privacy: pf}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}

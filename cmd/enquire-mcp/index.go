@@ -21,6 +21,10 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	rules, err := vf.privacy.rules(ctx, root)
+	if err != nil {
+		return err
+	}
 	ix, err := vf.openIndex(ctx, root, *rebuild, errorLogger(io.Discard))
 	if err != nil {
 		return err
@@ -33,6 +37,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	src.Privacy = indexPrivacy(rules)
 	bar := newProgress(stderr, len(src.Files), "indexing")
 	st, err := ix.Sync(ctx, src, bar.Set)
 	bar.Done()
@@ -42,6 +47,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "indexed %s → %s\n", root, ix.Path())
 	fmt.Fprintf(stdout, "  files: %d added, %d updated, %d renamed, %d deleted, %d unchanged\n", st.Added, st.Updated, st.Renamed, st.Deleted, st.Unchanged)
 	fmt.Fprintf(stdout, "  chunks: %d; PDFs without text: %d; warnings: %d\n", st.Chunks, st.PDFsWithoutText, len(st.Warnings))
+	printPrivacy(stdout, rules, st)
 	for i, w := range st.Warnings {
 		if i == maxListedWarnings {
 			fmt.Fprintf(stdout, "    … and %d more\n", len(st.Warnings)-i)

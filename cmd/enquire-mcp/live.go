@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"time"
 
@@ -51,6 +52,17 @@ func (l *loaded) Apply(ctx context.Context, ch watch.Change) {
 		paths = append(paths, changed...)
 	}
 	if len(paths) == 0 {
+		return
+	}
+	if slices.ContainsFunc(paths, func(p string) bool { return p == watch.RulesFile || p == path.Dir(watch.RulesFile) }) {
+		// New privacy rules change what every note may show: load anew.
+		e, err := l.build(ctx, "", true)
+		if err != nil {
+			l.warnOnce("live vault: reloading after a change of "+watch.RulesFile+" failed", err)
+			return
+		}
+		l.swap(e)
+		l.lastChange.Store(time.Now().UnixNano())
 		return
 	}
 	if err := l.update(ctx, paths); err != nil && ctx.Err() == nil {

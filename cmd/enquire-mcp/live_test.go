@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,8 +34,12 @@ type liveVault struct {
 
 func startLive(t *testing.T, root string, opts watch.Options) *liveVault {
 	t.Helper()
+	return startLiveWith(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20}, opts)
+}
+
+func startLiveWith(t *testing.T, vf *vaultFlags, opts watch.Options) *liveVault {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20}
 	l, err := vf.load(ctx, slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		t.Fatal(err)
@@ -240,4 +245,53 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// TestLivePrivacy: a note that marks itself private, and a folder a new
+// .enquire/ignore rule hides, disappear from answers and from the index
+// within one change set.
+func TestLivePrivacy(t *testing.T) {
+	ctx := context.Background()
+	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20,
+		privacy: privacyFlags{markerKey: "private"}}
+	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+	if lv.engine().Snapshot().Note("Home.md") == nil || lv.engine().Snapshot().Note("Cooking/Sourdough Bread.md") == nil {
+		t.Fatal("fixture notes missing before any rule")
+	}
+	if err := os.WriteFile(filepath.Join(root, "Home.md"), []byte("---\nprivate: true\n---\n# Home\nzqxsecretcanary\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lv.settle(t, root, 1)
+	res, err := lv.engine().Search(ctx, search.Request{Query: "zqxsecretcanary", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv.engine().Snapshot().Note("Home.md") != nil || len(res.Hits) != 0 {
+		t.Fatalf("a note marked private is still served: %v", res.Hits)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".enquire"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".enquire", "ignore"), []byte("Cooking/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lv.settle(t, root, 2)
+	for deadline := time.Now().Add(10 * time.Second); lv.engine().Snapshot().Note("Cooking/Sourdough Bread.md") != nil; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a folder hidden by a new .enquire/ignore rule is still served")
+		}
+	}
+	rows, err := lv.l.ix.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Path == "Home.md" || strings.HasPrefix(r.Path, "Cooking/") {
+			t.Errorf("the index still holds %s", r.Path)
+		}
+	}
+	if n := lv.engine().Snapshot().Privacy.HiddenNotes; n < 2 {
+		t.Errorf("hidden notes counted %d, want at least 2", n)
+	}
 }

@@ -34,6 +34,7 @@ type vaultFlags struct {
 	// buildEmbeddings, when set, computes missing vectors with this model
 	// right after the index sync (eval's temporary index).
 	buildEmbeddings string
+	privacy         privacyFlags
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -52,6 +53,7 @@ func (v *vaultFlags) registerIndex(fs *flag.FlagSet) {
 	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.StringVar(&v.indexFile, "index-file", "", "index file (default: the user cache dir, one file per vault); implies --persistent-index")
 	fs.BoolVar(&v.pdfs, "include-pdfs", false, "index the text of PDF attachments (kind \"pdf\", with page numbers)")
+	v.privacy.register(fs)
 }
 
 func envVault() string { return os.Getenv("ENQUIRE_VAULT") }
@@ -153,9 +155,13 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if err != nil {
 		return nil, err
 	}
+	rules, err := v.privacy.rules(ctx, root)
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
-	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil)}
+	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
 	if v.persistent || v.indexFile != "" {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger)
@@ -172,6 +178,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		return nil, err
 	}
 	l.took = time.Since(start)
+	logPrivacy(logger, rules, l.eng.Snapshot())
 	return l, nil
 }
 
@@ -180,6 +187,11 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 // only when it runs locally: a remote model waits for build-embeddings),
 // and makes an engine.
 func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*search.Engine, error) {
+	if reload {
+		if err := l.rereadRules(ctx); err != nil {
+			return nil, err
+		}
+	}
 	snap, err := vault.Load(ctx, l.root, l.vaultOpts)
 	if err != nil {
 		return nil, err
@@ -221,6 +233,7 @@ func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, src index.
 	}
 	l.logger.Log(ctx, level, "index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
 		"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
+	logPurge(l.logger, l.sync)
 	if err := l.embed(ctx, src, embedAlias, reload); err != nil {
 		if embedAlias != "" && !reload {
 			return err

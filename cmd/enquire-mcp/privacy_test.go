@@ -1,0 +1,606 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// canary is the prefix of every string planted in the private notes of
+// the leak test: no response and no index byte may contain it (in any
+// case: tags and FTS terms are folded, and the stemmer keeps the prefix).
+const canary = "qqcanary"
+
+// leakVault is the leak test's vault. Visible notes never contain the
+// canary; hidden ones hold it in every place a note can: title, alias,
+// tags, body, frontmatter, headings, a PDF, a link text, a file name. They
+// are hidden by each kind of rule: an exclude glob (Private/), the ignore
+// file (Journal/, *.secret.md), the allow list (Outside/ is not allowed)
+// and the frontmatter marker (Diary.md).
+var leakVault = map[string]string{
+	"Home.md":          "---\ntags: [project]\nstatus: active\n---\n# Home\n\nProject hub for the team. See [[Visible B]], [[Private/hidden-target]], [[Diary]] and [[Journal/day]].\n",
+	"Visible B.md":     "# Visible B\n\nMeeting notes about the project. Back to [[Home]].\n",
+	"Projects/Plan.md": "---\nstatus: active\n---\n# Plan\n\nThe plan leans on [[Private/hidden-target]] only.\n",
+	"Private/hidden-target.md": "---\ntitle: qqcanarytitle Secret Title\naliases: [qqcanaryalias]\ntags: [qqcanarytag, project]\nsecretfield: qqcanaryfrontmatter\nstatus: active\n---\n" +
+		"# qqcanaryheading\n\nqqcanarybody project meeting notes. Links [[Home|qqcanarylinktext]] and [[Visible B]].\n#qqcanaryinlinetag\n",
+	"Private/qqcanaryfilename.md": "plain words, project, [[Visible B]] and [[Home]]\n",
+	"Journal/day.md":              "# Day\n\nqqcanaryjournal project diary [[Home]]\n",
+	"Notes/a.secret.md":           "qqcanarysecretfile project [[Home]]\n",
+	"Outside/loose.md":            "qqcanaryoutside project [[Home]]\n",
+	"Diary.md":                    "---\nprivate: true\ntags: [qqcanarydiarytag]\naliases: [qqcanarydiaryalias]\n---\n# qqcanarydiaryheading\n\nqqcanarydiary project feelings, see [[Home|qqcanarydiarylink]]\n",
+}
+
+// leakRules are the flags of every command of the leak test.
+var leakRules = []string{"--exclude-glob", "Private/**", "--read-paths", "*.md", "--read-paths", "Projects/**",
+	"--read-paths", "Private/**", "--read-paths", "Journal/**", "--read-paths", "Notes/**"}
+
+// leakIgnore is the vault's .enquire/ignore in the leak test.
+const leakIgnore = "# rules that travel with the vault\nJournal/\n*.secret.md\n"
+
+// canaryWords are the queries that would surface each canary.
+var canaryWords = []string{"qqcanarytitle", "qqcanaryalias", "qqcanarytag", "qqcanarybody", "qqcanaryfrontmatter",
+	"qqcanaryheading", "qqcanarylinktext", "qqcanaryfilename", "qqcanarypdf", "qqcanaryjournal", "qqcanarysecretfile",
+	"qqcanaryoutside", "qqcanarydiary"}
+
+func writeLeakVault(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string][]byte{"Private/report.pdf": tinyPDF("qqcanarypdf quarterly project figures")}
+	for p, s := range leakVault {
+		files[p] = []byte(s)
+	}
+	for p, b := range files {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(p)), b)
+	}
+	return root
+}
+
+// tinyPDF is a one-page PDF showing text in Helvetica.
+func tinyPDF(text string) []byte {
+	content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
+
+// serveMCP starts the binary's server and connects an MCP client to it.
+func serveMCP(ctx context.Context, t *testing.T, bin string, args ...string) (*mcp.ClientSession, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "leak-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
+	}
+	return cs, stderr
+}
+
+func writeFile(t *testing.T, abs string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runBin runs the built binary and fails the test on a non-zero exit.
+func runBin(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("enquire-mcp %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// scanIndex returns the index files (main, WAL, shared memory) whose
+// bytes hold the canary, in any case.
+func scanIndex(t *testing.T, file string) []string {
+	t.Helper()
+	var leaks []string
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		raw, err := os.ReadFile(file + suffix)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(bytes.ToLower(raw), []byte(canary)) {
+			leaks = append(leaks, filepath.Base(file+suffix))
+		}
+	}
+	return leaks
+}
+
+// TestPrivacyLeak is the privacy boundary's proof. It indexes the vault
+// (text and embeddings) without rules, checks that the canaries are then
+// in the index file, adds the rules, reindexes, and checks that no byte
+// of the index, its WAL or its shared memory holds a canary any more.
+// Then it serves the vault with the rules, every signal and the write
+// tools, and calls every registered tool (enumerated from the server: a
+// tool without argument sets fails the test), reads every resource and
+// gets every prompt, with arguments that would surface the canaries if
+// the rules were ignored; no answer may contain one.
+func TestPrivacyLeak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	root := writeLeakVault(t)
+	ixFile := filepath.Join(t.TempDir(), "index.db")
+	common := []string{"--vault", root, "--index-file", ixFile, "--include-pdfs"}
+
+	// Without rules (marker off): the canaries are indexed, so the byte
+	// scan below can see them.
+	runBin(t, bin, append([]string{"index", "--private-key", ""}, common...)...)
+	runBin(t, bin, append([]string{"build-embeddings", "--private-key", "", "--embedding-model", "builtin"}, common...)...)
+	if leaks := scanIndex(t, ixFile); len(leaks) == 0 {
+		t.Fatal("the canaries are not in the index built without rules: the scan would prove nothing")
+	}
+	raw, _ := os.ReadFile(ixFile)
+	if !bytes.Contains(raw, []byte("qqcanarypdf")) {
+		t.Fatal("the PDF's canary was not indexed without rules: the PDF part would prove nothing")
+	}
+
+	// With the rules: everything hidden is purged from every file.
+	if err := os.MkdirAll(filepath.Join(root, ".enquire"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runBin(t, bin, append(append([]string{"index"}, common...), leakRules...)...)
+	if !strings.Contains(out, "files purged") || !strings.Contains(out, "index file rewritten") {
+		t.Errorf("index did not report the purge:\n%s", out)
+	}
+	if strings.Contains(strings.ToLower(out), canary) {
+		t.Errorf("index output names a hidden file:\n%s", out)
+	}
+	if leaks := scanIndex(t, ixFile); len(leaks) > 0 {
+		t.Fatalf("canaries left in %v after index with rules", leaks)
+	}
+	runBin(t, bin, append(append([]string{"build-embeddings", "--embedding-model", "builtin"}, common...), leakRules...)...)
+	if leaks := scanIndex(t, ixFile); len(leaks) > 0 {
+		t.Fatalf("canaries left in %v after build-embeddings with rules", leaks)
+	}
+
+	// Served with the rules, every signal and the write tools; the same
+	// vault without its hidden files, served plainly, is the reference of
+	// what "missing" looks like.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cs, stderr := serveMCP(ctx, t, bin, append(append([]string{"serve", "--enable-write", "--persistent-index"}, common...), leakRules...)...)
+	plain := t.TempDir()
+	for p, body := range leakVault {
+		if !slices.Contains(hiddenPaths, p) {
+			writeFile(t, filepath.Join(plain, filepath.FromSlash(p)), []byte(body))
+		}
+	}
+	ref, _ := serveMCP(ctx, t, bin, "serve", "--enable-write", "--vault", plain)
+	checkNoLeaks(ctx, t, cs)
+	checkMissingLikeHidden(ctx, t, cs, ref)
+	ref.Close()
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	if log := strings.ToLower(stderr.String()); strings.Contains(log, canary) {
+		t.Errorf("the server log names a hidden file:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "privacy rules") || !strings.Contains(stderr.String(), "hidden_notes=7") {
+		t.Errorf("the server log does not report the rules and the hidden count:\n%s", stderr.String())
+	}
+	if leaks := scanIndex(t, ixFile); len(leaks) > 0 {
+		t.Fatalf("canaries in %v after serving", leaks)
+	}
+}
+
+// leakCalls are the argument sets of every tool: each would surface a
+// canary if the rules were ignored. A registered tool missing here fails
+// the test.
+func leakCalls() map[string][]map[string]any {
+	calls := map[string][]map[string]any{}
+	for _, w := range canaryWords {
+		for _, tool := range []string{"obsidian_search", "obsidian_full_text_search", "obsidian_embeddings_search", "obsidian_search_text"} {
+			calls[tool] = append(calls[tool], map[string]any{"query": w})
+		}
+		calls["obsidian_context_pack"] = append(calls["obsidian_context_pack"], map[string]any{"query": w + " project", "budget_tokens": 4000})
+		calls["obsidian_read_note"] = append(calls["obsidian_read_note"], map[string]any{"title": w})
+		calls["obsidian_resolve_wikilink"] = append(calls["obsidian_resolve_wikilink"], map[string]any{"wikilink": "[[" + w + "]]"})
+	}
+	calls["obsidian_search"] = append(calls["obsidian_search"],
+		map[string]any{"query": "project meeting notes", "limit": 50},
+		map[string]any{"query": "project", "tag": "qqcanarytag"},
+		map[string]any{"query": "project", "folder": "Private"})
+	calls["obsidian_context_pack"] = append(calls["obsidian_context_pack"], map[string]any{"query": "project meeting notes", "budget_tokens": 8000})
+	for _, tool := range []string{"obsidian_embeddings_search", "obsidian_full_text_search", "obsidian_search_text"} {
+		calls[tool] = append(calls[tool], map[string]any{"query": "project meeting notes feelings quarterly figures diary", "limit": 50})
+	}
+	for _, p := range hiddenPaths {
+		calls["obsidian_read_note"] = append(calls["obsidian_read_note"], map[string]any{"path": p})
+		calls["obsidian_get_backlinks"] = append(calls["obsidian_get_backlinks"], map[string]any{"path": p})
+		calls["obsidian_get_outbound_links"] = append(calls["obsidian_get_outbound_links"], map[string]any{"path": p})
+		calls["obsidian_get_note_neighbors"] = append(calls["obsidian_get_note_neighbors"], map[string]any{"path": p})
+		calls["obsidian_find_similar"] = append(calls["obsidian_find_similar"], map[string]any{"path": p})
+		calls["obsidian_resolve_wikilink"] = append(calls["obsidian_resolve_wikilink"], map[string]any{"wikilink": "[[" + strings.TrimSuffix(p, ".md") + "]]"})
+	}
+	for _, p := range []string{"Home.md", "Visible B.md", "Projects/Plan.md"} {
+		calls["obsidian_read_note"] = append(calls["obsidian_read_note"], map[string]any{"path": p})
+		calls["obsidian_get_backlinks"] = append(calls["obsidian_get_backlinks"], map[string]any{"path": p})
+		calls["obsidian_get_outbound_links"] = append(calls["obsidian_get_outbound_links"], map[string]any{"path": p})
+		calls["obsidian_get_note_neighbors"] = append(calls["obsidian_get_note_neighbors"], map[string]any{"path": p, "max_per_bucket": 50})
+		calls["obsidian_find_similar"] = append(calls["obsidian_find_similar"], map[string]any{"path": p})
+	}
+	calls["obsidian_read_note"] = append(calls["obsidian_read_note"], map[string]any{"path": "Home.md", "format": "map"})
+	calls["obsidian_list_notes"] = []map[string]any{{}, {"folder": "Private"}, {"folder": "Journal"}, {"limit": 100, "include_pdfs": true}, {"tag": "qqcanarytag"}}
+	calls["obsidian_get_recent_edits"] = []map[string]any{{"limit": 50, "include_pdfs": true}}
+	calls["obsidian_get_unresolved_wikilinks"] = []map[string]any{{}, {"include_embeds": true, "limit": 500}}
+	calls["obsidian_find_path"] = []map[string]any{
+		{"from": "Projects/Plan.md", "to": "Visible B.md"},
+		{"from": "Projects/Plan.md", "to": "Home.md"},
+		{"from": "Home.md", "to": "Private/hidden-target.md"},
+	}
+	calls["obsidian_list_tags"] = []map[string]any{{}, {"prefix": "qqcanary"}}
+	calls["obsidian_frontmatter_search"] = []map[string]any{{"key": "secretfield"}, {"key": "private", "equals": true}, {"key": "status", "equals": "active"}}
+	calls["obsidian_stats"] = []map[string]any{{}}
+	calls["obsidian_dataview_query"] = []map[string]any{
+		{"query": `TABLE secretfield, file.name FROM "Private"`},
+		{"query": `LIST FROM #qqcanarytag`},
+		{"query": `TABLE file.name, file.tags, file.aliases, file.outlinks, file.inlinks FROM ""`},
+		{"query": `TABLE rows.file.name GROUP BY status`},
+	}
+	// Write tools: each must refuse, and answer hidden paths as missing.
+	calls["obsidian_create_note"] = []map[string]any{
+		{"path": "Private/new.md", "content": "x"},
+		{"path": "Diary.md", "content": "x", "overwrite": true},
+		{"path": "Journal/new.md", "content": "x"},
+		{"path": "Outside/new.md", "content": "x"},
+	}
+	calls["obsidian_append_to_note"] = []map[string]any{{"path": "Diary.md", "content": "x"}, {"path": "Private/hidden-target.md", "content": "x"}, {"title": "qqcanaryalias", "content": "x"}}
+	calls["obsidian_set_frontmatter"] = []map[string]any{{"path": "Diary.md", "set": map[string]any{"private": false}}, {"path": "Journal/day.md", "set": map[string]any{"x": 1}}}
+	calls["obsidian_rename_note"] = []map[string]any{
+		{"path": "Home.md", "new_path": "Private/Home.md"},
+		{"path": "Private/hidden-target.md", "new_path": "Visible C.md"},
+		{"path": "Visible B.md", "new_path": "Visible C.md", "dry_run": true},
+	}
+	return calls
+}
+
+// hiddenPaths are the hidden notes and PDF, by path.
+var hiddenPaths = []string{"Private/hidden-target.md", "Private/qqcanaryfilename.md", "Private/report.pdf", "Journal/day.md",
+	"Notes/a.secret.md", "Outside/loose.md", "Diary.md"}
+
+// scrub removes the caller's own argument values from an answer: an error
+// that echoes a requested name is not a leak.
+func scrub(answer string, args map[string]any) string {
+	answer = strings.ToLower(answer)
+	for _, v := range args {
+		if s, ok := v.(string); ok && s != "" {
+			for _, form := range []string{s, strings.TrimSuffix(s, ".md"), strings.Trim(s, "[]"), jsonString(s)} {
+				answer = strings.ReplaceAll(answer, strings.ToLower(form), "")
+			}
+		}
+	}
+	return answer
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
+}
+
+func checkNoLeaks(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	calls := leakCalls()
+	listed, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listed.Tools) < 20 {
+		t.Fatalf("only %d tools registered", len(listed.Tools))
+	}
+	for _, tool := range listed.Tools {
+		sets, ok := calls[tool.Name]
+		if !ok {
+			t.Errorf("tool %s has no argument set in the leak test: add calls that would surface a hidden note", tool.Name)
+			continue
+		}
+		for _, args := range sets {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+			if err != nil {
+				t.Errorf("%s(%v): protocol error %v", tool.Name, args, err)
+				continue
+			}
+			raw, _ := json.Marshal(res)
+			if strings.Contains(scrub(string(raw), args), canary) {
+				t.Errorf("LEAK: %s(%v) answered %s", tool.Name, args, raw)
+			}
+		}
+	}
+	checkFindPathAvoidsHidden(ctx, t, cs)
+
+	// Every resource, on every page, and the hidden notes' URIs.
+	var uris []string
+	var cursor string
+	for {
+		page, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(page)
+		if strings.Contains(strings.ToLower(string(raw)), canary) {
+			t.Errorf("LEAK: resources/list %s", raw)
+		}
+		for _, r := range page.Resources {
+			uris = append(uris, r.URI)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if len(uris) != 4 { // vault info and the three visible notes
+		t.Errorf("resources/list lists %d resources, want 4: %v", len(uris), uris)
+	}
+	for _, p := range hiddenPaths {
+		uris = append(uris, "obsidian://note/"+p)
+	}
+	for _, uri := range uris {
+		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		answer := fmt.Sprint(err)
+		if err == nil {
+			raw, _ := json.Marshal(got)
+			answer = string(raw)
+		}
+		if strings.Contains(scrub(answer, map[string]any{"uri": uri, "path": strings.TrimPrefix(uri, "obsidian://note/")}), canary) {
+			t.Errorf("LEAK: read %s: %s", uri, answer)
+		}
+		if uri == "obsidian://vault/info" && (!strings.Contains(answer, `privacy_rules\": true`) || !strings.Contains(answer, `hidden_notes\": 7`)) {
+			t.Errorf("vault info does not report the rules and the count: %s", answer)
+		}
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err == nil {
+		raw, _ := json.Marshal(templates)
+		if strings.Contains(strings.ToLower(string(raw)), canary) {
+			t.Errorf("LEAK: resource templates %s", raw)
+		}
+	}
+
+	// Every prompt, its arguments set to canary words.
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range prompts.Prompts {
+		for _, w := range []string{"project", "qqcanarybody", "qqcanarytag", "Private/hidden-target.md"} {
+			args := map[string]string{}
+			echo := map[string]any{}
+			for _, a := range p.Arguments {
+				args[a.Name] = w
+				echo[a.Name] = w
+			}
+			got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+			answer := fmt.Sprint(err)
+			if err == nil {
+				raw, _ := json.Marshal(got)
+				answer = string(raw)
+			}
+			if strings.Contains(scrub(answer, echo), canary) {
+				t.Errorf("LEAK: prompt %s(%v): %s", p.Name, args, answer)
+			}
+		}
+	}
+}
+
+// checkMissingLikeHidden: a hidden note, asked for by path or title,
+// answers exactly as it does on a vault where it never existed (ref).
+func checkMissingLikeHidden(ctx context.Context, t *testing.T, cs, ref *mcp.ClientSession) {
+	t.Helper()
+	answer := func(cs *mcp.ClientSession, tool string, args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return err.Error()
+		}
+		raw, _ := json.Marshal(res)
+		return string(raw)
+	}
+	var asks []map[string]any
+	for _, p := range hiddenPaths {
+		asks = append(asks, map[string]any{"path": p})
+	}
+	asks = append(asks, map[string]any{"title": "qqcanaryalias"}, map[string]any{"title": "Diary"}, map[string]any{"title": "qqcanarytitle Secret Title"})
+	for _, args := range asks {
+		for _, tool := range []string{"obsidian_read_note", "obsidian_get_backlinks", "obsidian_get_outbound_links", "obsidian_find_similar",
+			"obsidian_append_to_note", "obsidian_set_frontmatter", "obsidian_rename_note"} {
+			a := maps.Clone(args)
+			switch tool {
+			case "obsidian_append_to_note":
+				a["content"] = "x"
+			case "obsidian_set_frontmatter":
+				a["set"] = map[string]any{"x": 1}
+			case "obsidian_rename_note":
+				a["new_path"] = "Elsewhere.md"
+			}
+			if hidden, absent := answer(cs, tool, a), answer(ref, tool, a); hidden != absent {
+				t.Errorf("%s(%v): a hidden note answers unlike a missing one:\n hidden  %s\n missing %s", tool, a, hidden, absent)
+			}
+		}
+	}
+}
+
+// checkFindPathAvoidsHidden: Plan links only to a hidden note, so no path
+// leads from it to the rest of the vault.
+func checkFindPathAvoidsHidden(ctx context.Context, t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_find_path", Arguments: map[string]any{"from": "Projects/Plan.md", "to": "Visible B.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(raw), `"found":false`) {
+		t.Errorf("find_path routed through a hidden note: %s", raw)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_get_backlinks", Arguments: map[string]any{"path": "Home.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = json.Marshal(res.StructuredContent)
+	if strings.Contains(string(raw), "Private/") || strings.Contains(string(raw), "Diary") || strings.Contains(string(raw), "Journal/") {
+		t.Errorf("backlinks of Home report a hidden note: %s", raw)
+	}
+}
+
+// TestPrivacyRuleErrors: a bad rule stops every command at start with an
+// error naming the pattern and its position.
+func TestPrivacyRuleErrors(t *testing.T) {
+	badIgnore := t.TempDir()
+	writeFile(t, filepath.Join(badIgnore, "a.md"), []byte("a"))
+	writeFile(t, filepath.Join(badIgnore, ".enquire", "ignore"), []byte("# ok\nJournal/\nbad[x\n"))
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"search bad exclude", []string{"search", "--vault", fixtureVault, "--exclude-glob", "Private/**", "--exclude-glob", "a/[x", "q"}, 2, []string{"--exclude-glob #2", `"a/[x"`}},
+		{"index bad allow", []string{"index", "--vault", fixtureVault, "--index-file", ixFile, "--read-paths", "{a,b"}, 2, []string{"--read-paths #1", `"{a,b"`}},
+		{"build-embeddings bad exclude", []string{"build-embeddings", "--vault", fixtureVault, "--index-file", ixFile, "--exclude-glob", "x\\"}, 2, []string{"--exclude-glob #1"}},
+		{"serve bad ignore line", []string{"serve", "--vault", badIgnore}, 1, []string{".enquire/ignore line 3", `"bad[x"`}},
+		{"search bad ignore line", []string{"search", "--vault", badIgnore, "q"}, 1, []string{".enquire/ignore line 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d: %s", code, tt.code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// TestPrivacyAllExcluded: rules that hide the whole vault still start the
+// server, which says so once and answers empty results.
+func TestPrivacyAllExcluded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	code, stdout, stderr := runCLI(t, "search", "--vault", fixtureVault, "--read-paths", "Nothing/**", "sourdough")
+	if code != 0 || !strings.Contains(stdout, "no matches") {
+		t.Errorf("search over an all-hidden vault: exit %d\n%s%s", code, stdout, stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, log := serveMCP(ctx, t, bin, "serve", "--vault", fixtureVault, "--exclude-glob", "**")
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": "sourdough"}})
+	if err != nil || res.IsError {
+		t.Fatalf("search: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(raw), `"matches":[]`) {
+		t.Errorf("matches in an all-hidden vault: %s", raw)
+	}
+	cs.Close()
+	if n := strings.Count(log.String(), "hide every note"); n != 1 {
+		t.Errorf("the all-hidden warning appears %d times, want once:\n%s", n, log.String())
+	}
+}
+
+// TestReloadRereadsRules: a reload (after a write, or from the watcher)
+// applies an edited .enquire/ignore and purges the index; an ignore file
+// that became invalid fails the reload and leaves the engine in service.
+func TestReloadRereadsRules(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "Open.md"), []byte("open walrusqq"))
+	writeFile(t, filepath.Join(root, "Journal", "day.md"), []byte("journal narwhalqq"))
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	vf := &vaultFlags{vault: root, indexFile: ixFile, staleDays: 30, maxFileSize: 1 << 20, privacy: privacyFlags{markerKey: "private"}}
+	l, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.eng.Snapshot().Note("Journal/day.md") == nil {
+		t.Fatal("journal hidden before any rule")
+	}
+	if len(scanIndexFor(t, ixFile, "narwhalqq")) == 0 {
+		t.Fatal("the journal's text is not in the index before the rule: the scan would prove nothing")
+	}
+	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\n"))
+	eng, err := l.Reload(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := eng.Snapshot()
+	if snap.Note("Journal/day.md") != nil || snap.Privacy.HiddenNotes != 1 {
+		t.Errorf("reload kept the journal: hidden %d", snap.Privacy.HiddenNotes)
+	}
+	if l.sync.Purged != 1 || !l.sync.PurgedFile {
+		t.Errorf("reload did not purge the index: %+v", l.sync)
+	}
+	if leaks := scanIndexFor(t, ixFile, "narwhalqq"); len(leaks) > 0 {
+		t.Errorf("hidden text in %v after the reload", leaks)
+	}
+	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\nbad[\n"))
+	if _, err := l.Reload(ctx, nil); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("reload with a bad ignore line: %v", err)
+	}
+}
+
+func scanIndexFor(t *testing.T, file, s string) []string {
+	t.Helper()
+	var leaks []string
+	for _, suffix := range []string{"", "-wal"} {
+		raw, err := os.ReadFile(file + suffix)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte(s)) {
+			leaks = append(leaks, file+suffix)
+		}
+	}
+	return leaks
+}
