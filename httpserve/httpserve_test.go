@@ -377,7 +377,7 @@ func TestCheckToken(t *testing.T) {
 		{gen, true},
 		{testToken, true},
 		{"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", true}, // 32 bytes hex
-		{"0123456789abcdef0123456789abcdef", false},                                 // 16 bytes hex
+		{"0123456789abcdef0123456789abcdef", false},                                // 16 bytes hex
 		{"correct-horse", false},
 		{strings.Repeat("a", 100), false},
 		{strings.Repeat("ab", 40), false},

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,11 +25,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	var vf vaultFlags
 	vf.register(fs)
 	var sf serveFlags
-	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename); without it the vault is never written")
-	fs.StringVar(&sf.enabled, "enabled-tools", "", "comma-separated tool names: register only these")
-	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
-	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
-	fs.StringVar(&sf.dailyF, "daily-format", "", "moment.js name format of daily notes (default: from .obsidian/daily-notes.json, else YYYY-MM-DD)")
+	sf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -37,21 +35,42 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	defer l.Close()
-	srv := tools.New(l.eng, tools.Options{
-		Version: version, Logger: logger, EnableWrite: sf.enableWrite,
-		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
-		Reload:     l.Reload,
-		DailyNotes: tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
-	})
-	warnUnknownTools(srv, sf, logger)
-	snap := l.eng.Snapshot()
-	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
-		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
-		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", "stdio")
+	srv := sf.newServer(l, logger, "stdio")
 	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// register adds the flags serve and serve-http share.
+func (sf *serveFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename); without it the vault is never written")
+	fs.StringVar(&sf.enabled, "enabled-tools", "", "comma-separated tool names: register only these")
+	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
+	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
+	fs.StringVar(&sf.dailyF, "daily-format", "", "moment.js name format of daily notes (default: from .obsidian/daily-notes.json, else YYYY-MM-DD)")
+}
+
+// newServer builds the one MCP server over the loaded vault (serve and
+// serve-http alike) and logs the ready line.
+func (sf *serveFlags) newServer(l *loaded, logger *slog.Logger, transport string) *tools.Server {
+	toolsLogger := logger
+	if transport == "http" {
+		// The SDK logs every stateless request's session at info level.
+		toolsLogger = slog.New(minLevel{logger.Handler(), slog.LevelWarn})
+	}
+	srv := tools.New(l.eng, tools.Options{
+		Version: version, Logger: toolsLogger, EnableWrite: sf.enableWrite,
+		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
+		Reload:     l.Reload,
+		DailyNotes: tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
+	})
+	warnUnknownTools(srv, *sf, logger)
+	snap := l.eng.Snapshot()
+	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
+		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", transport)
+	return srv
 }
 
 func splitList(s string) []string {
