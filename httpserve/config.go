@@ -17,6 +17,7 @@ const (
 	DefaultMaxConcurrent  = 64
 	DefaultQueueTimeout   = 2 * time.Second
 	DefaultRequestTimeout = 30 * time.Second
+	DefaultReadTimeout    = 30 * time.Second
 	DefaultSessionIdle    = 30 * time.Minute
 	DefaultMaxSessions    = 100
 	// MCPPath is where the MCP endpoint is served.
@@ -49,6 +50,10 @@ type Config struct {
 	QueueTimeout  time.Duration
 	// RequestTimeout bounds one POST (0 = DefaultRequestTimeout).
 	RequestTimeout time.Duration
+	// ReadTimeout bounds reading a request's headers and body, against
+	// slow clients (0 = DefaultReadTimeout). Serving is bounded by
+	// RequestTimeout instead.
+	ReadTimeout time.Duration
 	// Stateful enables sessions (Mcp-Session-Id, SSE on GET, DELETE).
 	Stateful bool
 	// SessionIdle closes a session idle this long (stateful only; 0 =
@@ -56,8 +61,6 @@ type Config struct {
 	// the cap gets 503 with Retry-After (0 = DefaultMaxSessions).
 	SessionIdle time.Duration
 	MaxSessions int
-	// Ready reports whether the engine is loaded (for /ready); nil = ready.
-	Ready func() bool
 	// LogQueries includes tool arguments (query text) in the access log.
 	LogQueries bool
 	// Logger receives the access log and errors; nil discards.
@@ -88,6 +91,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RequestTimeout <= 0 {
 		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = DefaultReadTimeout
 	}
 	if c.SessionIdle <= 0 {
 		c.SessionIdle = DefaultSessionIdle

@@ -20,8 +20,7 @@ import (
 // request, on every connection, reaches the same *mcp.Server.
 type Server struct {
 	cfg      Config
-	mcp      *mcp.Server
-	sdk      http.Handler
+	backend  atomic.Pointer[backend] // nil until Attach: still loading
 	root     http.Handler
 	limits   *limiters
 	slots    slots
@@ -31,24 +30,18 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// New wraps srv. It adds a receiving middleware to srv that bounds every
-// MCP call by cfg.RequestTimeout, so one heavy call cannot hold a worker
-// after its HTTP request gave up.
-func New(srv *mcp.Server, cfg Config) *Server {
-	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, mcp: srv, limits: newLimiters(cfg.RatePerMinute, cfg.Burst), slots: make(slots, cfg.MaxConcurrent)}
-	srv.AddReceivingMiddleware(callDeadline(cfg.RequestTimeout))
-	opts := &mcp.StreamableHTTPOptions{
-		Stateless:                    !cfg.Stateful,
-		Logger:                       cfg.Logger,
-		MaxRequestBodyBytes:          cfg.MaxBodyBytes,
-		PropagateRequestCancellation: true,
-	}
-	if cfg.Stateful {
-		opts.SessionTimeout = cfg.SessionIdle
-	}
-	s.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
+// backend is the MCP server and the SDK's HTTP handler over it.
+type backend struct {
+	mcp *mcp.Server
+	sdk http.Handler
+}
 
+// New builds the HTTP front. Until Attach hands it the MCP server, /mcp
+// and /ready answer 503 (loading) and /health answers, so the port can
+// open before a large vault is loaded.
+func New(cfg Config) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{cfg: cfg, limits: newLimiters(cfg.RatePerMinute, cfg.Burst), slots: make(slots, cfg.MaxConcurrent)}
 	var endpoint http.Handler = http.HandlerFunc(s.serveMCP)
 	if cfg.Token != "" {
 		s.verify = tokenVerifier(cfg.Token)
@@ -64,13 +57,39 @@ func New(srv *mcp.Server, cfg Config) *Server {
 	return s
 }
 
+// Attach starts serving srv (once; later calls are ignored). It adds a
+// receiving middleware to srv that bounds every MCP call by
+// cfg.RequestTimeout, so one heavy call cannot hold a worker after its
+// HTTP request gave up.
+func (s *Server) Attach(srv *mcp.Server) {
+	if s.backend.Load() != nil {
+		return
+	}
+	srv.AddReceivingMiddleware(callDeadline(s.cfg.RequestTimeout))
+	opts := &mcp.StreamableHTTPOptions{
+		Stateless:                    !s.cfg.Stateful,
+		Logger:                       s.cfg.Logger,
+		MaxRequestBodyBytes:          s.cfg.MaxBodyBytes,
+		PropagateRequestCancellation: true,
+	}
+	if s.cfg.Stateful {
+		opts.SessionTimeout = s.cfg.SessionIdle
+	}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
+	s.backend.Store(&backend{mcp: srv, sdk: sdk})
+}
+
 // ServeHTTP serves /mcp, /health, /ready and the resource metadata.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.root.ServeHTTP(w, r) }
 
 // Sessions counts the live MCP sessions (stateful mode).
 func (s *Server) Sessions() int {
+	b := s.backend.Load()
+	if b == nil {
+		return 0
+	}
 	n := 0
-	for range s.mcp.Sessions() {
+	for range b.mcp.Sessions() {
 		n++
 	}
 	return n
@@ -86,7 +105,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case s.draining.Load():
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "shutting down"})
-	case s.cfg.Ready != nil && !s.cfg.Ready():
+	case s.backend.Load() == nil:
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "loading"})
 	default:
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -147,13 +166,20 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	b := s.backend.Load()
+	if b == nil {
+		w.Header().Set("Retry-After", "5")
+		deny(w, r, http.StatusServiceUnavailable, "loading the vault")
+		return
+	}
+	rc := http.NewResponseController(w)
 	if r.Method != http.MethodPost {
 		if r.Method == http.MethodGet {
 			// A GET is the long-lived SSE stream of a session: no write
 			// timeout, no deadline, no worker slot.
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
 		}
-		s.sdk.ServeHTTP(w, r)
+		b.sdk.ServeHTTP(w, r)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxBodyBytes+1))
@@ -161,6 +187,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		deny(w, r, http.StatusBadRequest, "reading the request body failed")
 		return
 	}
+
 	if int64(len(body)) > s.cfg.MaxBodyBytes {
 		deny(w, r, http.StatusRequestEntityTooLarge, "request body too large")
 		return
@@ -187,7 +214,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	defer s.slots.release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 	defer cancel()
-	s.sdk.ServeHTTP(w, r.WithContext(ctx))
+	b.sdk.ServeHTTP(w, r.WithContext(ctx))
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		info.reason = "request deadline exceeded"
 	}
@@ -241,10 +268,10 @@ func (d *denyRecorder) Unwrap() http.ResponseWriter { return d.ResponseWriter }
 
 // trimQuery shortens logged arguments.
 func trimQuery(s string) string {
-	const max = 200
+	const limit = 200
 	s = strings.TrimSpace(s)
-	if len(s) > max {
-		return s[:max] + "…"
+	if len(s) > limit {
+		return s[:limit] + "…"
 	}
 	return s
 }

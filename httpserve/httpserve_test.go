@@ -52,7 +52,8 @@ func start(t *testing.T, cfg Config) (s *Server, base string, stop func() error)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s = New(newMCP(), cfg)
+	s = New(cfg)
+	s.Attach(newMCP())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, TLS{}) }()
@@ -174,6 +175,38 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
+func TestLoadingUntilAttached(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Token: testToken})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, TLS{}) }()
+	defer func() { cancel(); <-done }()
+	base := "http://" + ln.Addr().String()
+	if r := do(t, base, req{method: "GET", path: "/health"}); r.status != 200 {
+		t.Fatalf("health while loading: %d", r.status)
+	}
+	if r := do(t, base, req{method: "GET", path: "/ready"}); r.status != 503 || !strings.Contains(r.body, "loading") {
+		t.Fatalf("ready while loading: %d %s", r.status, r.body)
+	}
+	if r := do(t, base, req{body: echoBody}); r.status != 401 {
+		t.Fatalf("auth comes first even while loading: %d", r.status)
+	}
+	if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 503 || r.header.Get("Retry-After") == "" {
+		t.Fatalf("call while loading: %d %v", r.status, r.header)
+	}
+	s.Attach(newMCP())
+	if r := do(t, base, req{method: "GET", path: "/ready"}); r.status != 200 {
+		t.Fatalf("ready after attach: %d", r.status)
+	}
+	if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 200 || !strings.Contains(r.body, "hello") {
+		t.Fatalf("call after attach: %d %s", r.status, r.body)
+	}
+}
+
 func TestRateLimit(t *testing.T) {
 	_, base, _ := start(t, Config{Token: testToken, RatePerMinute: 60, Burst: 3})
 	var got []int
@@ -236,6 +269,36 @@ func TestConcurrencyLimitAndDeadline(t *testing.T) {
 	}
 	if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 200 {
 		t.Fatalf("after the deadline the slot is free again: %d", r.status)
+	}
+}
+
+// TestReadTimeoutOnlyBoundsReading: a call that runs longer than the read
+// timeout (but within the request deadline) completes.
+func TestReadTimeoutOnlyBoundsReading(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, ReadTimeout: 200 * time.Millisecond, RequestTimeout: 5 * time.Second})
+	if r := do(t, base, req{body: sleepBody(700), header: authz(testToken)}); r.status != 200 || !strings.Contains(r.body, "slept") {
+		t.Fatalf("long call: %d %q", r.status, r.body)
+	}
+}
+
+// TestSlowClientIsCut: a client that sends its body slower than the
+// read timeout allows is disconnected (slowloris).
+func TestSlowClientIsCut(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, ReadTimeout: 300 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{", testToken)
+	started := time.Now()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, _ := io.ReadAll(conn) // the server must give up and close
+	if took := time.Since(started); took > 3*time.Second {
+		t.Fatalf("slow client held the connection %s", took)
+	}
+	if strings.Contains(string(b), "200 OK") {
+		t.Fatalf("incomplete body served: %q", b)
 	}
 }
 

@@ -23,8 +23,8 @@ type TLS struct{ CertFile, KeyFile string }
 func (s *Server) Serve(ctx context.Context, ln net.Listener, tls TLS) error {
 	hs := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
+		ReadHeaderTimeout: min(10*time.Second, s.cfg.ReadTimeout),
+		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.RequestTimeout + 10*time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
@@ -70,7 +70,11 @@ func (s *Server) endSessionsWhenIdle(ctx context.Context) {
 		case <-t.C:
 		}
 	}
-	for ss := range s.mcp.Sessions() {
+	b := s.backend.Load()
+	if b == nil {
+		return
+	}
+	for ss := range b.mcp.Sessions() {
 		ss.Close()
 	}
 }

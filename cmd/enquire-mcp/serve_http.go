@@ -140,32 +140,43 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer ln.Close()
-	l, err := vf.load(ctx, logger)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	srv := sf.newServer(l, logger, "http")
 	hosts := hf.allowedHosts()
-	if !httpserve.IsLoopback(ln.Addr().String()) && len(splitList(hf.hosts)) == 0 {
+	remote := !httpserve.IsLoopback(ln.Addr().String())
+	if remote && len(splitList(hf.hosts)) == 0 {
 		logger.Warn("only loopback names are accepted in the Host header: add --allow-host NAME for the names remote clients use", "hosts", hosts)
 	}
-	if sf.enableWrite && !httpserve.IsLoopback(ln.Addr().String()) {
+	if remote && sf.enableWrite {
 		logger.Warn("write tools are exposed to the network: any holder of the token can change the vault")
 	}
-	hs := httpserve.New(srv.MCP(), httpserve.Config{
+	// The port opens first (/health answers, /ready and /mcp say 503
+	// loading) and the vault loads behind it.
+	hs := httpserve.New(httpserve.Config{
 		Token: token, AllowedHosts: hosts, CORSOrigins: splitList(hf.origins),
 		MaxBodyBytes: hf.maxBody, RatePerMinute: hf.rate, MaxConcurrent: hf.maxConcurrent,
 		RequestTimeout: hf.requestTimeout, Stateful: hf.stateful, SessionIdle: hf.sessionIdle,
 		MaxSessions: hf.maxSessions, LogQueries: hf.logQueries, Logger: logger,
 	})
+	serveCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(serveCtx, ln, httpserve.TLS{CertFile: hf.tlsCert, KeyFile: hf.tlsKey}) }()
 	scheme := "http"
 	if hf.tlsCert != "" {
 		scheme = "https"
 	}
-	logger.Info("serve-http listening", "url", scheme+"://"+ln.Addr().String()+httpserve.MCPPath,
-		"auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)
-	if err := hs.Serve(ctx, ln, httpserve.TLS{CertFile: hf.tlsCert, KeyFile: hf.tlsKey}); err != nil {
+	url := scheme + "://" + ln.Addr().String() + httpserve.MCPPath
+
+	l, err := vf.load(ctx, logger)
+	if err != nil {
+		stop()
+		<-served
+		return err
+	}
+	defer l.Close()
+	srv := sf.newServer(l, logger, "http")
+	hs.Attach(srv.MCP())
+	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)
+	if err := <-served; err != nil {
 		return err
 	}
 	logger.Info("serve-http stopped")
