@@ -3,7 +3,9 @@
 // 70 % obsidian_search, 20 % obsidian_read_note and 10 % graph tools for a
 // fixed time (and at most a fixed number of calls), then report latency
 // percentiles per tool family, throughput, errors and the server's RSS.
-// It only talks to 127.0.0.1 / localhost.
+// It only talks to 127.0.0.1 / localhost. With --edit-vault it also
+// rewrites notes in a scratch copy of the vault while it runs, to load a
+// server that watches the vault.
 //
 //	ENQUIRE_HTTP_TOKEN=... go run ./bench/httpload --url http://127.0.0.1:8765/mcp \
 //	    --vault /path/to/vault --pid $(pgrep -n enquire-mcp) --clients 50 --duration 60s
@@ -37,6 +39,11 @@ type config struct {
 	duration             time.Duration
 	pid                  int
 	seed                 uint64
+	// editVault, when set, is a (scratch copy of the) served vault in
+	// which a note is rewritten every editEvery during the run, for a
+	// server watching the vault (serve-http --watch).
+	editVault string
+	editEvery time.Duration
 }
 
 func main() {
@@ -49,6 +56,8 @@ func main() {
 	flag.IntVar(&c.maxCalls, "max-calls", 1_000_000, "stop after this many calls in total")
 	flag.IntVar(&c.pid, "pid", 0, "server process id, to sample its RSS from /proc (0: skip)")
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
+	flag.StringVar(&c.editVault, "edit-vault", "", "a scratch copy of the served vault: rewrite notes under httpload-edits/ in it during the run (for a watching server)")
+	flag.DurationVar(&c.editEvery, "edit-every", 100*time.Millisecond, "with --edit-vault: time between edits")
 	flag.Parse()
 	if err := run(context.Background(), c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "httpload:", err)
@@ -119,6 +128,8 @@ func run(ctx context.Context, c config, out io.Writer) error {
 
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
+	edits := make(chan editResult, 1)
+	go func() { edits <- edit(ctx, c.editVault, c.editEvery) }()
 	var budget atomic.Int64
 	budget.Store(int64(c.maxCalls))
 	results := make([][]sample, c.clients)
@@ -150,7 +161,49 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	close(stopRSS)
 	rssEnd := rss(c.pid)
 	report(out, c, results, elapsed, rssStart, rssMax.Load(), rssEnd, errMsg)
+	if e := <-edits; c.editVault != "" {
+		fmt.Fprintf(out, "edits: %d notes rewritten under %s", e.n, filepath.Join(c.editVault, editFolder))
+		if e.err != nil {
+			fmt.Fprintf(out, ", stopped by: %v", e.err)
+		}
+		fmt.Fprintln(out)
+	}
 	return nil
+}
+
+// editFolder is where --edit-vault edits happen (never existing notes).
+const editFolder = "httpload-edits"
+
+type editResult struct {
+	n   int
+	err error
+}
+
+// edit rewrites one of ten notes under editFolder every interval until
+// ctx ends, so a watching server reloads while it serves.
+func edit(ctx context.Context, vault string, every time.Duration) editResult {
+	if vault == "" || every <= 0 {
+		return editResult{}
+	}
+	dir := filepath.Join(vault, editFolder)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return editResult{err: err}
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	n := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return editResult{n: n}
+		case <-t.C:
+		}
+		body := fmt.Sprintf("---\ntags: [loadtest]\n---\n# Edit %d\n\nRewritten at %s, links to [[Edit %d]].\n", n, time.Now().Format(time.RFC3339Nano), (n+1)%10)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("Edit %d.md", n%10)), []byte(body), 0o644); err != nil {
+			return editResult{n: n, err: err}
+		}
+		n++
+	}
 }
 
 // pick draws one call of the 70/20/10 mix.

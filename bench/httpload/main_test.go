@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +58,19 @@ func TestPercentile(t *testing.T) {
 		if got := pct(ds, p); got != want {
 			t.Errorf("p%d = %s, want %s", p, got, want)
 		}
+	}
+}
+
+func TestEditRewritesScratchNotes(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	defer cancel()
+	res := edit(ctx, dir, 20*time.Millisecond)
+	entries, err := os.ReadDir(filepath.Join(dir, editFolder))
+	if res.err != nil || err != nil || res.n < 3 || len(entries) != min(res.n, 10) {
+		t.Fatalf("edits %+v, files %d, err %v", res, len(entries), err)
+	}
+	if res := edit(ctx, "", time.Millisecond); res.n != 0 || res.err != nil {
+		t.Fatalf("no --edit-vault: %+v", res)
 	}
 }
