@@ -33,6 +33,10 @@ type Source struct {
 	// Keep, when set, spares the row of a file the source does not list
 	// (a snapshot leaves out files it skipped, which still exist).
 	Keep func(path string) bool
+	// Scope, when set, limits the sync to these vault-relative paths
+	// (files, or folders and everything under them): rows elsewhere are
+	// neither read nor touched, so a live change costs what it changed.
+	Scope []string
 	// rows, when set, delivers the stored file rows read during the walk.
 	rows func() (map[string]fileRow, error)
 }
@@ -123,7 +127,9 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	start := time.Now()
 	st := Stats{Warnings: src.Warnings}
 	fetch := src.rows
-	if fetch == nil {
+	if src.Scope != nil {
+		fetch = func() (map[string]fileRow, error) { return ix.fileRowsUnder(ctx, src.Scope) }
+	} else if fetch == nil {
 		fetch = func() (map[string]fileRow, error) { return ix.fileRows(ctx) }
 	}
 	rows, err := fetch()

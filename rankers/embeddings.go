@@ -207,3 +207,48 @@ func dot(q, v []float32) float32 {
 	}
 	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
 }
+
+// Update returns the dense signal for snap, an update of the snapshot e
+// was loaded for: old maps each note of snap to its id in that snapshot
+// when its content is unchanged (-1 otherwise). Rows of unchanged notes
+// are kept (renumbered), rows of changed and deleted notes dropped, and
+// only the vectors of the new content are read from the index.
+func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Snapshot, chunks func(note int) int, old []int) (*Embeddings, error) {
+	renum := make([]int32, e.nNotes)
+	for i := range renum {
+		renum[i] = -1
+	}
+	var fresh []string
+	for i, o := range old {
+		if o >= 0 && o < len(renum) {
+			renum[o] = int32(i)
+		} else {
+			fresh = append(fresh, snap.Notes[i].Path)
+		}
+	}
+	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes)}
+	u.vecs = make([]float32, 0, len(e.vecs))
+	for r, n := range e.notes {
+		if to := renum[n]; to >= 0 {
+			u.vecs = append(u.vecs, e.vecs[r*e.dim:(r+1)*e.dim]...)
+			u.notes = append(u.notes, to)
+			u.chunks = append(u.chunks, e.chunks[r])
+		}
+	}
+	if len(fresh) == 0 {
+		return u, nil
+	}
+	err := ix.EachVectorOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
+		note, ok := snap.IndexExact(ref.Path)
+		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != e.dim {
+			return nil
+		}
+		for _, x := range vec {
+			u.vecs = append(u.vecs, scale*float32(x))
+		}
+		u.notes = append(u.notes, int32(note))
+		u.chunks = append(u.chunks, int32(ref.Chunk))
+		return nil
+	})
+	return u, err
+}

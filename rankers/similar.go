@@ -1,6 +1,10 @@
 package rankers
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // NoteVectors is the forward view of a TFIDF's note index: each note's
 // stored, L2-normalised tf-idf vector (all fields, the field weights the
@@ -9,7 +13,7 @@ import "math"
 // text again. Build it once per index with [TFIDF.NoteVectors]; it is
 // immutable and safe for concurrent use.
 type NoteVectors struct {
-	t       *TFIDF
+	post    [][]posting // term → (note id, weight), ascending ids
 	terms   [][]uint32
 	weights [][]float32
 }
@@ -17,22 +21,36 @@ type NoteVectors struct {
 // NoteVectors builds the forward index in one pass over the note postings
 // (time and memory linear in their number).
 func (t *TFIDF) NoteVectors() *NoteVectors {
+	a := t.a()
 	counts := make([]int32, t.numNotes)
-	for _, ps := range t.notes {
-		for _, p := range ps {
-			counts[p.doc]++
+	nTerms := min(t.notes.terms(), int(t.dict.n))
+	for id := range nTerms {
+		for _, p := range t.notes.get(uint32(id)) {
+			counts[t.noteDocs[p.doc].note]++
 		}
 	}
-	v := &NoteVectors{t: t, terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes)}
+	v := &NoteVectors{post: make([][]posting, nTerms), terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes)}
 	for doc, c := range counts {
 		v.terms[doc] = make([]uint32, 0, c)
 		v.weights[doc] = make([]float32, 0, c)
 	}
-	for id, ps := range t.notes { // ascending term ids: every vector comes out sorted
-		for _, p := range ps {
-			v.terms[p.doc] = append(v.terms[p.doc], uint32(id))
-			v.weights[p.doc] = append(v.weights[p.doc], p.w)
+	for id := range nTerms { // ascending term ids: every vector comes out sorted
+		ps := t.notes.get(uint32(id))
+		if len(ps) == 0 {
+			continue
 		}
+		idf := float32(t.idfOf(uint32(id), a))
+		post := make([]posting, len(ps))
+		for j, p := range ps {
+			note := t.noteDocs[p.doc].note
+			w := p.tf * idf * t.noteInv[p.doc]
+			post[j] = posting{uint32(note), w}
+			v.terms[note] = append(v.terms[note], uint32(id))
+			v.weights[note] = append(v.weights[note], w)
+		}
+		// Slots follow content age, not note ids: sort by note id.
+		slices.SortFunc(post, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
+		v.post[id] = post
 	}
 	return v
 }
@@ -54,8 +72,8 @@ func (v *NoteVectors) Cosines(note int, dst []float32) {
 	ws := v.weights[note]
 	for i, id := range v.terms[note] {
 		w := ws[i]
-		for _, p := range v.t.notes[id] {
-			dst[p.doc] += w * p.w
+		for _, p := range v.post[id] {
+			dst[p.doc] += w * p.tf
 		}
 	}
 }

@@ -31,22 +31,61 @@ var DefaultFieldWeights = FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 
 // L2-normalised vectors, scored as a cosine through an inverted index. It
 // indexes notes (all fields) and chunks (chunk text plus its title and
 // heading path) with one vocabulary and one idf. A TFIDF is immutable and
-// safe for concurrent use.
+// safe for concurrent use; [TFIDF.Update] makes a new one for a changed
+// vault, sharing everything the change did not touch.
+//
+// Postings hold a document's sublinear term frequency, not its weight, so
+// that a change of a term's document frequency rewrites nothing: idf is
+// computed when a query runs. A document's vector norm depends on every
+// idf, and every idf on the number of notes N; it is kept exact through
+// three sums per document. With A = ln(1+N)+1 and l = ln(1+df), a term's
+// idf is A−l, so the squared norm Σ tf²(A−l)² is A²·S0 − 2A·S1 + S2 with
+// S0 = Σ tf², S1 = Σ tf²·l and S2 = Σ tf²·l². A new N changes only A;
+// a term whose df changes adjusts S1 and S2 of the documents holding it.
 type TFIDF struct {
-	an        *analysis.Analyzer
-	dict      map[string]uint32
-	idf       []float32
-	notes     [][]posting // term → notes
-	chunks    [][]posting // term → global chunk ids
-	chunkNote []int32     // global chunk id → note
-	chunkBase []int32     // note → its first global chunk id
+	an     *analysis.Analyzer
+	fw     FieldWeights
+	dict   termDict
+	notes  postingLists // term → note slots
+	chunks postingLists // term → chunk slots
+	// Slots are stable document numbers: a note keeps its slot while its
+	// content is unchanged, so postings never need renumbering when note
+	// ids shift. A changed note gets new slots; the old ones die.
+	noteDocs  []noteDoc
+	chunkDocs []chunkDoc
+	slotOf    []int32   // note id → slot
+	noteInv   []float32 // note slot → 1/norm (0: dead or empty)
+	chunkInv  []float32 // chunk slot → 1/norm
 	numNotes  int
-	pool      sync.Pool // *accumulator
+	pool      *sync.Pool // *accumulator
 }
 
+type noteDoc struct {
+	sums  normSums
+	note  int32 // id in the current snapshot; -1 for a dead slot
+	first int32 // first chunk slot (a note's chunks are consecutive)
+	count int32 // chunks
+}
+
+type chunkDoc struct {
+	sums normSums
+	slot int32 // the note's slot
+}
+
+// normSums are S0, S1 and S2 of a document (see TFIDF).
+type normSums struct{ s0, s1, s2 float64 }
+
+func (s normSums) inv(a float64) float32 {
+	if sq := a*a*s.s0 - 2*a*s.s1 + s.s2; sq > 0 {
+		return float32(1 / math.Sqrt(sq))
+	}
+	return 0
+}
+
+// posting is one document's sublinear term frequency for one term.
 type posting struct {
 	doc uint32
-	w   float32
+	tf  float32
 }
 
 type termCount struct {
@@ -61,54 +100,116 @@ type docTerms struct {
 
 // NewTFIDF indexes notes; chunks[i] are the chunks of notes[i].
 func NewTFIDF(ctx context.Context, an *analysis.Analyzer, notes []*vault.Note, chunks [][]chunk.Chunk, fw FieldWeights) (*TFIDF, error) {
-	if len(chunks) != len(notes) {
-		return nil, fmt.Errorf("tfidf: %d notes but %d chunk lists", len(notes), len(chunks))
+	empty := &TFIDF{an: an, fw: fw, pool: &sync.Pool{New: func() any { return &accumulator{} }}}
+	old := make([]int, len(notes))
+	for i := range old {
+		old[i] = -1
 	}
-	docs, err := countAll(ctx, an, notes, chunks, fw)
+	return empty.Update(ctx, notes, chunks, old, nil)
+}
+
+// Gone is a note whose content leaves the index in an [TFIDF.Update]: its
+// id in the old index, and its note and chunks as they were indexed.
+type Gone struct {
+	ID     int
+	Note   *vault.Note
+	Chunks []chunk.Chunk
+}
+
+// Update returns the index of notes (chunks[i] the chunks of notes[i]):
+// old[i] is the id in t of note i when its content is unchanged, -1 when
+// it is new or changed; gone lists every note of t whose content is no
+// longer there. Only the new and gone notes are analysed, and only the
+// posting lists of their terms are copied; t stays as it was. The result
+// scores exactly (to float rounding) as NewTFIDF over the same notes.
+func (t *TFIDF) Update(ctx context.Context, notes []*vault.Note, chunks [][]chunk.Chunk, old []int, gone []Gone) (*TFIDF, error) {
+	if len(chunks) != len(notes) || len(old) != len(notes) {
+		return nil, fmt.Errorf("tfidf: %d notes but %d chunk lists and %d ids", len(notes), len(chunks), len(old))
+	}
+	var added []int
+	for i, o := range old {
+		if o < 0 {
+			added = append(added, i)
+		} else if o >= len(t.slotOf) {
+			return nil, fmt.Errorf("tfidf: note %d maps to id %d of an index of %d notes", i, o, len(t.slotOf))
+		}
+	}
+	fresh, err := countAll(ctx, t.an, pick(notes, added), pick(chunks, added), t.fw)
 	if err != nil {
 		return nil, err
 	}
-	t := &TFIDF{an: an, dict: make(map[string]uint32), numNotes: len(notes)}
-	t.chunkBase = make([]int32, len(notes)+1)
-	for i, cs := range chunks {
-		t.chunkBase[i+1] = t.chunkBase[i] + int32(len(cs))
-		for range cs {
-			t.chunkNote = append(t.chunkNote, int32(i))
+	goneNotes, goneChunks := make([]*vault.Note, len(gone)), make([][]chunk.Chunk, len(gone))
+	for i, g := range gone {
+		goneNotes[i], goneChunks[i] = g.Note, g.Chunks
+	}
+	stale, err := countAll(ctx, t.an, goneNotes, goneChunks, t.fw)
+	if err != nil {
+		return nil, err
+	}
+	u := &TFIDF{an: t.an, fw: t.fw, dict: t.dict.clone(), notes: t.notes.clone(), chunks: t.chunks.clone(),
+		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool}
+	e := newEdit(u)
+	for i, g := range gone {
+		e.remove(t.slotOf[g.ID], stale[i])
+	}
+	u.slotOf = make([]int32, len(notes))
+	for i, o := range old {
+		if o >= 0 {
+			u.slotOf[i] = t.slotOf[o]
 		}
 	}
-	var df []int32
-	ids := func(tcs []termCount, countDF bool) []idCount {
-		out := make([]idCount, len(tcs))
-		for j, tc := range tcs {
-			id, ok := t.dict[tc.term]
-			if !ok {
-				id = uint32(len(df))
-				t.dict[tc.term] = id
-				df = append(df, 0)
-			}
-			if countDF {
-				df[id]++
-			}
-			out[j] = idCount{id, tc.tf}
+	for k, i := range added {
+		u.slotOf[i] = e.add(fresh[k])
+	}
+	e.apply()
+	for i, slot := range u.slotOf {
+		u.noteDocs[slot].note = int32(i)
+	}
+	u.norms()
+	return u, ctx.Err()
+}
+
+func pick[T any](all []T, ids []int) []T {
+	out := make([]T, len(ids))
+	for k, i := range ids {
+		out[k] = all[i]
+	}
+	return out
+}
+
+// norms computes every document's inverse norm for the current N.
+func (t *TFIDF) norms() {
+	a := math.Log(1+float64(t.numNotes)) + 1
+	t.noteInv = make([]float32, len(t.noteDocs))
+	for i, d := range t.noteDocs {
+		if d.note >= 0 {
+			t.noteInv[i] = d.sums.inv(a)
 		}
-		return out
 	}
-	noteVecs := make([][]idCount, len(docs))
-	chunkVecs := make([][]idCount, 0, len(t.chunkNote))
-	for i, d := range docs {
-		noteVecs[i] = ids(d.note, true)
-		for _, c := range d.chunks {
-			chunkVecs = append(chunkVecs, ids(c, false))
+	t.chunkInv = make([]float32, len(t.chunkDocs))
+	for i, d := range t.chunkDocs {
+		if t.noteDocs[d.slot].note >= 0 {
+			t.chunkInv[i] = d.sums.inv(a)
 		}
 	}
-	t.idf = make([]float32, len(df))
-	for id, n := range df {
-		t.idf[id] = float32(math.Log(float64(1+len(notes))/float64(1+n)) + 1)
-	}
-	t.notes = t.invert(noteVecs)
-	t.chunks = t.invert(chunkVecs)
-	t.pool.New = func() any { return &accumulator{} }
-	return t, nil
+}
+
+// edit collects the posting changes of one Update per term, then applies
+// them term by term.
+type edit struct {
+	t               *TFIDF
+	noteW, chunkW   listWriter
+	drop            map[uint32]*termEdit
+	firstNew        uint32 // first note slot made by this edit
+	firstNewChunk   uint32
+	addedNote       []int32 // note slots made by this edit
+	addedTerms      [][]idCount
+	addedChunkTerms [][][]idCount
+}
+
+type termEdit struct {
+	dropNotes, dropChunks []uint32
+	addNotes, addChunks   []posting
 }
 
 type idCount struct {
@@ -116,34 +217,162 @@ type idCount struct {
 	tf float32
 }
 
-// invert turns tf vectors into normalised tf-idf postings.
-func (t *TFIDF) invert(vecs [][]idCount) [][]posting {
-	counts := make([]int32, len(t.idf))
-	for _, v := range vecs {
-		for _, e := range v {
-			counts[e.id]++
+func newEdit(t *TFIDF) *edit {
+	return &edit{t: t, noteW: listWriter{p: &t.notes}, chunkW: listWriter{p: &t.chunks},
+		drop: map[uint32]*termEdit{}, firstNew: uint32(len(t.noteDocs)), firstNewChunk: uint32(len(t.chunkDocs))}
+}
+
+func (e *edit) term(id uint32) *termEdit {
+	te := e.drop[id]
+	if te == nil {
+		te = &termEdit{}
+		e.drop[id] = te
+	}
+	return te
+}
+
+// remove takes a note slot's postings out (its terms as counted now).
+func (e *edit) remove(slot int32, d docTerms) {
+	doc := &e.t.noteDocs[slot]
+	for _, tc := range d.note {
+		if id, ok := e.t.dict.lookup(tc.term); ok {
+			te := e.term(id)
+			te.dropNotes = append(te.dropNotes, uint32(slot))
 		}
 	}
-	post := make([][]posting, len(t.idf))
-	for id, c := range counts {
-		post[id] = make([]posting, 0, c)
-	}
-	for doc, v := range vecs {
-		var norm float64
-		for j, e := range v {
-			w := sublinear(e.tf) * t.idf[e.id]
-			v[j].tf = w
-			norm += float64(w) * float64(w)
+	for c, terms := range d.chunks {
+		if int32(c) >= doc.count {
+			break
 		}
-		if norm == 0 {
-			continue // nothing weighted (every field weight 0): no postings
-		}
-		inv := float32(1 / math.Sqrt(norm))
-		for _, e := range v {
-			post[e.id] = append(post[e.id], posting{uint32(doc), e.tf * inv})
+		for _, tc := range terms {
+			if id, ok := e.t.dict.lookup(tc.term); ok {
+				te := e.term(id)
+				te.dropChunks = append(te.dropChunks, uint32(doc.first)+uint32(c))
+			}
 		}
 	}
-	return post
+	doc.note = -1
+}
+
+// add gives a new note a slot and its chunks slots, and queues its
+// postings.
+func (e *edit) add(d docTerms) int32 {
+	t := e.t
+	slot := int32(len(t.noteDocs))
+	first := int32(len(t.chunkDocs))
+	t.noteDocs = append(t.noteDocs, noteDoc{note: -1, first: first, count: int32(len(d.chunks))})
+	terms := e.ids(d.note)
+	for _, ic := range terms {
+		te := e.term(ic.id)
+		te.addNotes = append(te.addNotes, posting{uint32(slot), sublinear(ic.tf)})
+	}
+	chunkTerms := make([][]idCount, len(d.chunks))
+	for c, tcs := range d.chunks {
+		cs := uint32(first) + uint32(c)
+		t.chunkDocs = append(t.chunkDocs, chunkDoc{slot: slot})
+		chunkTerms[c] = e.ids(tcs)
+		for _, ic := range chunkTerms[c] {
+			te := e.term(ic.id)
+			te.addChunks = append(te.addChunks, posting{cs, sublinear(ic.tf)})
+		}
+	}
+	e.addedNote = append(e.addedNote, slot)
+	e.addedTerms = append(e.addedTerms, terms)
+	e.addedChunkTerms = append(e.addedChunkTerms, chunkTerms)
+	return slot
+}
+
+func (e *edit) ids(tcs []termCount) []idCount {
+	out := make([]idCount, len(tcs))
+	for j, tc := range tcs {
+		out[j] = idCount{e.t.dict.add(tc.term), tc.tf}
+	}
+	return out
+}
+
+// apply rewrites the posting lists of every touched term, moves the norm
+// sums of the documents whose idf changed, and sums up the new documents.
+func (e *edit) apply() {
+	t := e.t
+	ids := make([]uint32, 0, len(e.drop))
+	for id := range e.drop {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // the same float sums in the same order every time
+	for _, id := range ids {
+		te := e.drop[id]
+		before := len(t.notes.get(id))
+		notes := rewrite(t.notes.get(id), te.dropNotes, te.addNotes)
+		chunks := rewrite(t.chunks.get(id), te.dropChunks, te.addChunks)
+		e.noteW.set(id, notes)
+		e.chunkW.set(id, chunks)
+		lOld, lNew := math.Log1p(float64(before)), math.Log1p(float64(len(notes)))
+		if lOld == lNew {
+			continue
+		}
+		d1, d2 := lNew-lOld, lNew*lNew-lOld*lOld
+		for _, p := range notes {
+			if p.doc < e.firstNew {
+				shift(&t.noteDocs[p.doc].sums, p.tf, d1, d2)
+			}
+		}
+		for _, p := range chunks {
+			if p.doc < e.firstNewChunk {
+				shift(&t.chunkDocs[p.doc].sums, p.tf, d1, d2)
+			}
+		}
+	}
+	for k, slot := range e.addedNote {
+		t.noteDocs[slot].sums = e.sums(e.addedTerms[k])
+		for c, terms := range e.addedChunkTerms[k] {
+			t.chunkDocs[t.noteDocs[slot].first+int32(c)].sums = e.sums(terms)
+		}
+	}
+}
+
+func shift(s *normSums, tf float32, d1, d2 float64) {
+	w := float64(tf) * float64(tf)
+	s.s1 += w * d1
+	s.s2 += w * d2
+}
+
+// sums are a new document's S0, S1, S2 with the final document
+// frequencies.
+func (e *edit) sums(terms []idCount) normSums {
+	var s normSums
+	for _, ic := range terms {
+		tf := float64(sublinear(ic.tf))
+		w := tf * tf
+		l := math.Log1p(float64(len(e.t.notes.get(ic.id))))
+		s.s0 += w
+		s.s1 += w * l
+		s.s2 += w * l * l
+	}
+	return s
+}
+
+// rewrite returns ps without the drop slots, with add appended (add's
+// slots are new, so larger than any in ps: the list stays sorted).
+func rewrite(ps []posting, drop []uint32, add []posting) []posting {
+	if len(drop) == 0 && len(add) == 0 {
+		return ps
+	}
+	out := make([]posting, 0, len(ps)-len(drop)+len(add))
+	if len(drop) == 0 {
+		out = append(out, ps...)
+	} else {
+		slices.Sort(drop)
+		for _, p := range ps {
+			if _, found := slices.BinarySearch(drop, p.doc); !found {
+				out = append(out, p)
+			}
+		}
+	}
+	out = append(out, add...)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func sublinear(tf float32) float32 {
@@ -293,10 +522,21 @@ func appendValues(out []string, v any) []string {
 // Name implements Ranker.
 func (t *TFIDF) Name() string { return SignalTFIDF }
 
+// idfOf is the idf of a term id with A = ln(1+N)+1.
+func (t *TFIDF) idfOf(id uint32, a float64) float64 {
+	return a - math.Log1p(float64(len(t.notes.get(id))))
+}
+
+func (t *TFIDF) a() float64 { return math.Log(1+float64(t.numNotes)) + 1 }
+
+// live reports whether a term id is in some document (a term whose last
+// document left stays in the dictionary, but must not count).
+func (t *TFIDF) live(id uint32) bool { return len(t.notes.get(id))+len(t.chunks.get(id)) > 0 }
+
 // IDF returns the idf of an analyzed term (0 if unknown).
 func (t *TFIDF) IDF(term string) float64 {
-	if id, ok := t.dict[term]; ok {
-		return float64(t.idf[id])
+	if id, ok := t.dict.lookup(term); ok && t.live(id) {
+		return float64(float32(t.idfOf(id, t.a())))
 	}
 	return 0
 }
@@ -311,36 +551,40 @@ func (t *TFIDF) Rank(ctx context.Context, req Request) ([]Candidate, error) {
 	}
 	chunks := t.pool.Get().(*accumulator)
 	defer t.pool.Put(chunks)
-	chunks.reset(len(t.chunkNote))
+	chunks.reset(len(t.chunkDocs))
 	for i, id := range ids {
-		chunks.add(t.chunks[id], weights[i])
+		chunks.add(t.chunks.get(id), weights[i])
 	}
+	chunks.scale(t.chunkInv)
 	if req.Block {
 		cands := make([]Candidate, 0, len(chunks.touched))
 		for _, doc := range chunks.touched {
-			note := int(t.chunkNote[doc])
+			nd := t.noteDocs[t.chunkDocs[doc].slot]
+			note := int(nd.note)
 			if req.Allow == nil || req.Allow(note) {
-				cands = append(cands, Candidate{Note: note, Chunk: int(doc - uint32(t.chunkBase[note])), Score: float64(chunks.score[doc])})
+				cands = append(cands, Candidate{Note: note, Chunk: int(int32(doc) - nd.first), Score: float64(chunks.score[doc])})
 			}
 		}
 		return TopK(cands, req.Limit), ctx.Err()
 	}
 	notes := t.pool.Get().(*accumulator)
 	defer t.pool.Put(notes)
-	notes.reset(t.numNotes)
+	notes.reset(len(t.noteDocs))
 	for i, id := range ids {
-		notes.add(t.notes[id], weights[i])
+		notes.add(t.notes.get(id), weights[i])
 	}
+	notes.scale(t.noteInv)
 	for _, doc := range chunks.touched {
-		note := uint32(t.chunkNote[doc])
-		if s := chunks.score[doc]; s > notes.score[note] {
-			notes.raise(note, s)
+		slot := uint32(t.chunkDocs[doc].slot)
+		if s := chunks.score[doc]; s > notes.score[slot] {
+			notes.raise(slot, s)
 		}
 	}
 	cands := make([]Candidate, 0, len(notes.touched))
 	for _, doc := range notes.touched {
-		if req.Allow == nil || req.Allow(int(doc)) {
-			cands = append(cands, Candidate{Note: int(doc), Chunk: NoChunk, Score: float64(notes.score[doc])})
+		note := int(t.noteDocs[doc].note)
+		if req.Allow == nil || req.Allow(note) {
+			cands = append(cands, Candidate{Note: note, Chunk: NoChunk, Score: float64(notes.score[doc])})
 		}
 	}
 	return TopK(cands, req.Limit), ctx.Err()
@@ -353,35 +597,37 @@ func (t *TFIDF) BestChunk(query string, note int) int {
 	if note < 0 || note >= t.numNotes {
 		return NoChunk
 	}
-	lo, hi := uint32(t.chunkBase[note]), uint32(t.chunkBase[note+1])
+	nd := t.noteDocs[t.slotOf[note]]
+	lo, hi := uint32(nd.first), uint32(nd.first+nd.count)
 	if lo == hi {
 		return NoChunk
 	}
 	ids, weights := t.queryVector(query)
 	scores := make([]float32, hi-lo)
 	for i, id := range ids {
-		ps := t.chunks[id]
+		ps := t.chunks.get(id)
 		j, _ := slices.BinarySearchFunc(ps, lo, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
 		for ; j < len(ps) && ps[j].doc < hi; j++ {
-			scores[ps[j].doc-lo] += ps[j].w * weights[i]
+			scores[ps[j].doc-lo] += ps[j].tf * weights[i]
 		}
 	}
 	best := NoChunk
 	var top float32
 	for c, s := range scores {
-		if s > top {
+		if s *= t.chunkInv[lo+uint32(c)]; s > top {
 			best, top = c, s
 		}
 	}
 	return best
 }
 
-// queryVector returns the query's known terms and their normalised
-// weights.
+// queryVector returns the query's known terms and, for each, its
+// normalised query weight times its idf: a posting's tf times that, over
+// the document's norm, is the term's share of the cosine.
 func (t *TFIDF) queryVector(q string) ([]uint32, []float32) {
 	tf := map[uint32]float32{}
 	t.an.Each(q, analysis.Query, func(term string, _, _ int) {
-		if id, ok := t.dict[term]; ok {
+		if id, ok := t.dict.lookup(term); ok && t.live(id) {
 			tf[id]++
 		}
 	})
@@ -389,15 +635,18 @@ func (t *TFIDF) queryVector(q string) ([]uint32, []float32) {
 	for id := range tf {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
+	a := t.a()
+	idf := make([]float32, len(ids))
 	weights := make([]float32, len(ids))
 	var norm float64
 	for i, id := range ids {
-		weights[i] = sublinear(tf[id]) * t.idf[id]
+		idf[i] = float32(t.idfOf(id, a))
+		weights[i] = sublinear(tf[id]) * idf[i]
 		norm += float64(weights[i]) * float64(weights[i])
 	}
 	for i := range weights {
-		weights[i] /= float32(math.Sqrt(norm))
+		weights[i] = weights[i] / float32(math.Sqrt(norm)) * idf[i]
 	}
 	return ids, weights
 }
@@ -432,6 +681,13 @@ func (a *accumulator) add(ps []posting, w float32) {
 		if a.score[p.doc] == 0 {
 			a.touched = append(a.touched, p.doc)
 		}
-		a.score[p.doc] += p.w * w
+		a.score[p.doc] += p.tf * w
+	}
+}
+
+// scale multiplies every touched document's sum by its inverse norm.
+func (a *accumulator) scale(inv []float32) {
+	for _, d := range a.touched {
+		a.score[d] *= inv[d]
 	}
 }

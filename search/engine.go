@@ -68,24 +68,16 @@ type Engine struct {
 	chunks  [][]chunk.Chunk
 	tfidf   *rankers.TFIDF
 	rankers []rankers.Ranker
+	extra   []rankers.Ranker
 	opts    Options
+	// gen counts the updates since New: a newer engine has a larger one.
+	gen uint64
 }
 
 // New builds an engine: chunks, the graph and the TF-IDF index of snap.
 // extra rankers (BM25, embeddings) join TF-IDF in fusion.
 func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts Options, extra ...rankers.Ranker) (*Engine, error) {
-	if opts.StaleDays <= 0 {
-		opts.StaleDays = DefaultStaleDays
-	}
-	if opts.Fields == (rankers.FieldWeights{}) {
-		opts.Fields = rankers.DefaultFieldWeights
-	}
-	if opts.RRFK <= 0 {
-		opts.RRFK = rankers.DefaultRRFK
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts = opts.withDefaults()
 	chunks := make([][]chunk.Chunk, len(snap.Notes))
 	for i, n := range snap.Notes {
 		chunks[i] = chunk.Split(n, opts.Chunk)
@@ -94,8 +86,32 @@ func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts 
 	if err != nil {
 		return nil, fmt.Errorf("build tf-idf: %w", err)
 	}
-	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts}
+	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts, extra: extra}
 	e.rankers = []rankers.Ranker{tf}
+	e.addIndexRankers(ctx, nil, nil)
+	return e, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.StaleDays <= 0 {
+		o.StaleDays = DefaultStaleDays
+	}
+	if o.Fields == (rankers.FieldWeights{}) {
+		o.Fields = rankers.DefaultFieldWeights
+	}
+	if o.RRFK <= 0 {
+		o.RRFK = rankers.DefaultRRFK
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// addIndexRankers adds BM25 and the embeddings (updated from prev, when
+// given, for a snapshot changed as d says) and the extra rankers.
+func (e *Engine) addIndexRankers(ctx context.Context, prev *rankers.Embeddings, d *vault.Delta) {
+	opts, snap, chunks := e.opts, e.snap, e.chunks
 	chunkCount := func(n int) int { return len(chunks[n]) }
 	switch {
 	case opts.Index != nil:
@@ -103,16 +119,15 @@ func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts 
 	case opts.IndexErr != nil:
 		e.rankers = append(e.rankers, rankers.Unavailable(rankers.SignalBM25, opts.IndexErr))
 	}
-	if r := embeddingsRanker(ctx, opts, snap, chunkCount); r != nil {
+	if r := embeddingsRanker(ctx, opts, snap, chunkCount, prev, d); r != nil {
 		e.rankers = append(e.rankers, r)
 	}
-	e.rankers = append(e.rankers, extra...)
-	return e, nil
+	e.rankers = append(e.rankers, e.extra...)
 }
 
 // embeddingsRanker loads the dense signal: nil when the index has no
 // vectors at all, a standing error when they cannot be used.
-func embeddingsRanker(ctx context.Context, opts Options, snap *vault.Snapshot, chunkCount func(int) int) rankers.Ranker {
+func embeddingsRanker(ctx context.Context, opts Options, snap *vault.Snapshot, chunkCount func(int) int, prev *rankers.Embeddings, d *vault.Delta) rankers.Ranker {
 	if opts.Index == nil {
 		return nil
 	}
@@ -127,7 +142,12 @@ func embeddingsRanker(ctx context.Context, opts Options, snap *vault.Snapshot, c
 	case opts.Embedder == nil:
 		return rankers.Unavailable(rankers.SignalEmbeddings, fmt.Errorf("the index holds embeddings of %s but no model was loaded", stored))
 	}
-	r, err := rankers.LoadEmbeddings(ctx, opts.Index, snap, chunkCount, opts.Embedder, opts.EmbedderAlias)
+	var r *rankers.Embeddings
+	if prev != nil && d != nil && prev.Model().ID == stored && prev.Model().ID == opts.Embedder.ID() {
+		r, err = prev.Update(ctx, opts.Index, snap, chunkCount, d.Old)
+	} else {
+		r, err = rankers.LoadEmbeddings(ctx, opts.Index, snap, chunkCount, opts.Embedder, opts.EmbedderAlias)
+	}
 	if err != nil {
 		return rankers.Unavailable(rankers.SignalEmbeddings, err)
 	}

@@ -70,7 +70,7 @@ func TestEveryToolOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context) (*search.Engine, error) {
+	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
 		return indexedAt(ctx, root, ix)
 	}})
 	cs := connectTo(t, srv)

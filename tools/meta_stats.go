@@ -46,6 +46,8 @@ type StatsOutput struct {
 	Index                StatsIndex        `json:"index"`
 	Embeddings           *StatsEmbeddings  `json:"embeddings,omitempty" jsonschema:"The loaded vectors (absent without embeddings)."`
 	LoadedAt             string            `json:"loaded_at" jsonschema:"When this snapshot of the vault was loaded, RFC 3339 UTC."`
+	Live                 string            `json:"live" jsonschema:"How changes made outside the server are followed: watch (file events), poll (periodic scan) or off."`
+	LastChange           string            `json:"last_change,omitempty" jsonschema:"When a change to the vault was last applied, RFC 3339 UTC."`
 }
 
 // StatsTag is a tag and its note count.
@@ -90,7 +92,9 @@ func (s *Server) addStats(c *metaCache) {
 		if top < 1 || top > maxTopTags {
 			return nil, StatsOutput{}, fmt.Errorf("top_tags must be between 1 and %d, got %d", maxTopTags, top)
 		}
-		return nil, c.get(s.engine()).vaultStats().render(top, time.Now()), nil
+		out := c.get(s.engine()).vaultStats().render(top, time.Now())
+		out.Live, out.LastChange = s.live()
+		return nil, out, nil
 	})
 }
 

@@ -39,6 +39,8 @@ type VaultInfo struct {
 	Tools           []string `json:"tools" jsonschema:"Registered tools."`
 	NoteResources   string   `json:"note_resources" jsonschema:"How resources/list lists notes."`
 	LoadedAt        string   `json:"loaded_at" jsonschema:"When the vault snapshot was loaded, RFC 3339."`
+	Live            string   `json:"live" jsonschema:"How changes made outside the server are followed: watch (file events), poll (periodic scan) or off."`
+	LastChange      string   `json:"last_change,omitempty" jsonschema:"When a change to the vault was last applied, RFC 3339 UTC."`
 }
 
 // addResources registers obsidian://vault/info and lists the notes as
@@ -74,6 +76,7 @@ func (s *Server) vaultInfo() VaultInfo {
 		Version: s.opts.Version, Tools: nonNil(s.Registered()), LoadedAt: snap.LoadedAt.UTC().Format(time.RFC3339),
 		NoteResources: fmt.Sprintf("resources/list lists every markdown note (obsidian://note/{path}), sorted by path, %d per page", noteResourcePage),
 	}
+	info.Live, info.LastChange = s.live()
 	for _, n := range snap.Notes {
 		if n.Kind == vault.KindPDF {
 			info.PDFsIndexed++

@@ -5,6 +5,7 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,10 +34,14 @@ type Options struct {
 	// EnabledTools, when not empty, is the only tools registered;
 	// DisabledTools are never registered. Names are exact tool names.
 	EnabledTools, DisabledTools []string
-	// Reload rebuilds the engine from the vault on disk (after a write
-	// tool changed files); the server swaps it in. Nil: writes are not
-	// reflected until the next start.
-	Reload func(ctx context.Context) (*search.Engine, error)
+	// Reload brings the engine up to date with the files at paths
+	// (vault-relative; nil means the whole vault) after a write tool
+	// changed them; the server swaps the result in. Nil: writes are not
+	// reflected until the next start (or the live watcher sees them).
+	Reload func(ctx context.Context, paths []string) (*search.Engine, error)
+	// Live reports how the server follows changes made outside it (nil:
+	// it does not).
+	Live func() LiveStatus
 	// DailyNotes locates periodic notes for the "today"/"yesterday" titles
 	// (zero: detected from .obsidian/daily-notes.json, else YYYY-MM-DD
 	// names anywhere).
@@ -116,12 +122,34 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 	s.registered = append(s.registered, t.Name)
 }
 
-// refresh swaps in a freshly loaded engine after the vault changed.
-func (s *Server) refresh(ctx context.Context) error {
+// LiveStatus is how the server follows a vault that changes under it.
+type LiveStatus struct {
+	// Mode is "watch" (file events), "poll" (periodic stat walk) or "off".
+	Mode string
+	// LastChange is when a change was last applied (zero: none yet).
+	LastChange time.Time
+}
+
+// live reports the live mode and the time of the last applied change.
+func (s *Server) live() (mode, lastChange string) {
+	if s.opts.Live == nil {
+		return "off", ""
+	}
+	st := s.opts.Live()
+	if !st.LastChange.IsZero() {
+		lastChange = st.LastChange.UTC().Format(time.RFC3339)
+	}
+	return cmp.Or(st.Mode, "off"), lastChange
+}
+
+// refresh brings the engine up to date with the files at paths (nil: the
+// whole vault) after a write. It runs to the end even when the request is
+// cancelled: a half-applied write must not leave the engine stale.
+func (s *Server) refresh(ctx context.Context, paths ...string) error {
 	if s.opts.Reload == nil {
 		return nil
 	}
-	e, err := s.opts.Reload(ctx)
+	e, err := s.opts.Reload(context.WithoutCancel(ctx), paths)
 	if err != nil {
 		return fmt.Errorf("reload the vault: %w", err)
 	}
@@ -132,8 +160,20 @@ func (s *Server) refresh(ctx context.Context) error {
 // MCP returns the underlying go-sdk server (to run on a transport).
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Swap replaces the engine (after the vault changed).
-func (s *Server) Swap(e *search.Engine) { s.eng.Store(e) }
+// Swap replaces the engine (after the vault changed), unless the server
+// already holds a newer one: of two updates racing to swap, the later
+// engine wins whatever the order of the calls.
+func (s *Server) Swap(e *search.Engine) {
+	for {
+		cur := s.eng.Load()
+		if cur != nil && cur.Generation() > e.Generation() {
+			return
+		}
+		if s.eng.CompareAndSwap(cur, e) {
+			return
+		}
+	}
+}
 
 func (s *Server) engine() *search.Engine { return s.eng.Load() }
 

@@ -174,8 +174,8 @@ func writeError(snap *vault.Snapshot, rel string, err error) error {
 
 // afterWrite reloads the vault so reads and searches see the change at
 // once; a failure is reported in the output, not as a failed write.
-func (s *Server) afterWrite(ctx context.Context) string {
-	if err := s.refresh(ctx); err != nil {
+func (s *Server) afterWrite(ctx context.Context, paths ...string) string {
+	if err := s.refresh(ctx, paths...); err != nil {
 		s.logger.Warn("reload after write failed", "err", err)
 		return err.Error()
 	}
@@ -214,7 +214,7 @@ func (s *Server) createNote(ctx context.Context, in CreateNoteInput) (CreateNote
 		return CreateNoteOutput{}, err
 	}
 	out := CreateNoteOutput{Path: rel, Bytes: len(content), Created: !overwritten, Overwritten: overwritten}
-	out.RefreshError = s.afterWrite(ctx)
+	out.RefreshError = s.afterWrite(ctx, rel)
 	return out, nil
 }
 
@@ -247,7 +247,7 @@ func (s *Server) appendToNote(ctx context.Context, in AppendInput) (AppendOutput
 	if err := edit.Replace(snap.Root, rel, raw, text); err != nil {
 		return AppendOutput{}, err
 	}
-	return AppendOutput{Path: rel, AppendedBytes: n, RefreshError: s.afterWrite(ctx)}, nil
+	return AppendOutput{Path: rel, AppendedBytes: n, RefreshError: s.afterWrite(ctx, rel)}, nil
 }
 
 func (s *Server) setFrontmatter(ctx context.Context, in SetFrontmatterInput) (SetFrontmatterOutput, error) {
@@ -271,7 +271,7 @@ func (s *Server) setFrontmatter(ctx context.Context, in SetFrontmatterInput) (Se
 	if err := edit.Replace(snap.Root, rel, raw, fe.Text); err != nil {
 		return SetFrontmatterOutput{}, err
 	}
-	out.RefreshError = s.afterWrite(ctx)
+	out.RefreshError = s.afterWrite(ctx, rel)
 	return out, nil
 }
 
@@ -290,7 +290,7 @@ func (s *Server) renameNote(ctx context.Context, in RenameInput) (RenameOutput, 
 	}
 	if snap.Note(rel) == nil {
 		// Created on disk after the last load? Reload once and look again.
-		if _, err := edit.Read(snap.Root, rel); err == nil && s.refresh(ctx) == nil {
+		if _, err := edit.Read(snap.Root, rel); err == nil && s.refresh(ctx, rel) == nil {
 			snap = s.engine().Snapshot()
 		}
 	}
@@ -306,7 +306,11 @@ func (s *Server) renameNote(ctx context.Context, in RenameInput) (RenameOutput, 
 	if err != nil {
 		return RenameOutput{}, fmt.Errorf("nothing was changed: %w", err)
 	}
-	refreshErr := s.afterWrite(ctx)
+	changed := []string{plan.From, plan.To}
+	for _, f := range plan.Files {
+		changed = append(changed, f.Path)
+	}
+	refreshErr := s.afterWrite(ctx, changed...)
 	if len(applied.Failed) > 0 {
 		return RenameOutput{}, partialRename(plan, applied, refreshErr)
 	}

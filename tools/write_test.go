@@ -39,7 +39,7 @@ func connectWrite(t *testing.T) (*mcp.ClientSession, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context) (*search.Engine, error) {
+	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
 		return loadEngine(ctx, root)
 	}})
 	return connectTo(t, srv), root

@@ -52,7 +52,7 @@ func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 			}
 		}
 	}
-	parsed, parseWarnings, err := readAll(ctx, docs, opts)
+	parsed, parseWarnings, err := readAll(ctx, docs, opts, func(f File) (*Note, []Warning) { return ReadNote(f, opts.MaxFileSize) })
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +103,10 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// readAll reads and parses files with a pool of workers. A file that
-// cannot be read, is too large, or panics the parser is skipped with a
-// warning.
-func readAll(ctx context.Context, files []File, opts Options) ([]*Note, []Warning, error) {
+// readAll reads and parses files with a pool of workers: PDFs with
+// opts.PDF, notes with readNote. A file that cannot be read, is too large,
+// or panics the parser is skipped with a warning.
+func readAll(ctx context.Context, files []File, opts Options, readNote func(File) (*Note, []Warning)) ([]*Note, []Warning, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -127,7 +127,7 @@ func readAll(ctx context.Context, files []File, opts Options) ([]*Note, []Warnin
 				if IsPDF(files[j].Path) {
 					notes[j], warns[j] = opts.PDF.Read(ctx, files[j])
 				} else {
-					notes[j], warns[j] = ReadNote(files[j], opts.MaxFileSize)
+					notes[j], warns[j] = readNote(files[j])
 				}
 			}
 		}()
@@ -165,6 +165,16 @@ func ReadNote(f File, maxSize int64) (n *Note, warnings []Warning) {
 	if err != nil {
 		return nil, []Warning{{Path: f.Path, Message: err.Error()}}
 	}
+	return parseRaw(f, raw)
+}
+
+// parseRaw parses the bytes read from f.
+func parseRaw(f File, raw []byte) (n *Note, warnings []Warning) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, warnings = nil, []Warning{{Path: f.Path, Message: fmt.Sprintf("parser failed (%v); skipped", r)}}
+		}
+	}()
 	n, warnings = Parse(f.Path, raw)
 	n.ModTime = f.ModTime
 	n.Hash = HashBytes(raw)

@@ -31,6 +31,19 @@ type Snapshot struct {
 func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warning) *Snapshot {
 	slices.SortFunc(notes, func(a, b *Note) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(atts, func(a, b Attachment) int { return strings.Compare(a.Path, b.Path) })
+	s := indexed(root, notes, atts, warnings)
+	for _, n := range notes {
+		for j := range n.Links {
+			l := &n.Links[j]
+			l.Kind, l.Resolved = s.ResolveLink(*l, n.Path)
+		}
+	}
+	return s
+}
+
+// indexed builds the lookup tables of sorted notes and attachments,
+// resolving nothing.
+func indexed(root string, notes []*Note, atts []Attachment, warnings []Warning) *Snapshot {
 	s := &Snapshot{
 		Root: root, Notes: notes, Attachments: atts, Warnings: warnings, LoadedAt: time.Now(),
 		byPath:    make(map[string]int, len(notes)),
@@ -58,12 +71,6 @@ func NewSnapshot(root string, notes []*Note, atts []Attachment, warnings []Warni
 		s.attByPath[p] = i
 		file := p[strings.LastIndexByte(p, '/')+1:]
 		s.attByName[file] = append(s.attByName[file], i)
-	}
-	for _, n := range notes {
-		for j := range n.Links {
-			l := &n.Links[j]
-			l.Kind, l.Resolved = s.ResolveLink(*l, n.Path)
-		}
 	}
 	return s
 }

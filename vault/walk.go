@@ -52,14 +52,19 @@ type walker struct {
 // the vault). Folders are read in parallel: a resync of a big vault is
 // mostly stat calls, which overlap well.
 func Walk(ctx context.Context, root string) (notes, attachments []File, warnings []Warning, err error) {
-	entries, err := os.ReadDir(root)
+	return walkFrom(ctx, root, root)
+}
+
+// walkFrom walks the folder start of the vault at root.
+func walkFrom(ctx context.Context, root, start string) (notes, attachments []File, warnings []Warning, err error) {
+	entries, err := os.ReadDir(start)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, unwrapPathError(err))
 	}
 	w := &walker{ctx: ctx, root: root, sem: make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	w.sem <- struct{}{}
-	w.entries(root, entries)
+	w.entries(start, entries)
 	w.wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, err)
@@ -72,6 +77,12 @@ func Walk(ctx context.Context, root string) (notes, attachments []File, warnings
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
 	})
 	return w.notes, w.atts, w.warnings, nil
+}
+
+// WalkFolder lists the files under the vault-relative folder rel the way
+// Walk lists the whole vault.
+func WalkFolder(ctx context.Context, root, rel string) (notes, attachments []File, warnings []Warning, err error) {
+	return walkFrom(ctx, root, filepath.Join(root, filepath.FromSlash(rel)))
 }
 
 // dir reads one folder (in its own goroutine).

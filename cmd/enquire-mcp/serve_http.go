@@ -127,6 +127,9 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := sf.check(); err != nil {
+		return err
+	}
 	token, warnings, err := hf.check()
 	if err != nil {
 		return err
@@ -173,7 +176,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		return err
 	}
 	defer l.Close()
-	srv := sf.newServer(l, logger, "http")
+	srv := sf.newServer(serveCtx, l, logger, "http")
 	hs.Attach(srv.MCP())
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)
 	if err := <-served; err != nil {

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/tools"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 const e2eToken = "Xk3vQ9pL2mN8rT5wY7zA1bC4dE6fG0hJ-sU_qWeRtYu"
@@ -73,11 +76,11 @@ func TestGenToken(t *testing.T) {
 	}
 }
 
-// startHTTP runs the binary's serve-http on a free 127.0.0.1 port and
-// returns its MCP URL and the process.
-func startHTTP(t *testing.T, bin string, extra ...string) (string, *exec.Cmd, *lockedBuffer) {
+// startHTTP runs the binary's serve-http over vault on a free 127.0.0.1
+// port and returns its MCP URL and the process.
+func startHTTP(t *testing.T, bin, vault string, extra ...string) (string, *exec.Cmd, *lockedBuffer) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve-http", "--vault", fixtureVault, "--addr", "127.0.0.1:0"}, extra...)...)
+	cmd := exec.Command(bin, append([]string{"serve-http", "--vault", vault, "--addr", "127.0.0.1:0"}, extra...)...)
 	cmd.Env = append(os.Environ(), tokenEnv+"="+e2eToken)
 	pr, pw := io.Pipe()
 	var log lockedBuffer
@@ -129,7 +132,7 @@ func TestSameAnswersOverStdioAndHTTP(t *testing.T) {
 	}
 	defer stdio.Close()
 
-	url, cmd, log := startHTTP(t, bin)
+	url, cmd, log := startHTTP(t, bin, fixtureVault)
 	httpc, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{e2eToken}}}, nil)
 	if err != nil {
@@ -176,5 +179,57 @@ func TestSameAnswersOverStdioAndHTTP(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve-http did not stop on SIGTERM")
+	}
+}
+
+// TestLiveChangeSeenByEveryHTTPClient: one engine behind all connections,
+// so a note added to the vault while serving is found by every client.
+func TestLiveChangeSeenByEveryHTTPClient(t *testing.T) {
+	bin := buildBinary(t)
+	dir := vaulttest.Copy(t, fixtureVault)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	url, _, log := startHTTP(t, bin, dir, "--poll", "200ms")
+	var clients []*mcp.ClientSession
+	for range 3 {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).
+			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{e2eToken}}}, nil)
+		if err != nil {
+			t.Fatalf("connect: %v\n%s", err, log.String())
+		}
+		defer cs.Close()
+		clients = append(clients, cs)
+	}
+	found := func(cs *mcp.ClientSession) bool {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": "zyxquuxlive"}})
+		if err != nil || res.IsError {
+			t.Fatalf("search: %v %+v", err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var out tools.SearchOutput
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return len(out.Matches) > 0 && out.Matches[0].Path == "Live Note.md"
+	}
+	for _, cs := range clients {
+		if found(cs) {
+			t.Fatal("found before the note exists")
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Live Note.md"), []byte("# Live\n\nzyxquuxlive appears while serving.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !found(clients[0]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the new note never appeared\n%s", log.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for i, cs := range clients[1:] {
+		if !found(cs) {
+			t.Fatalf("client %d does not see what client 0 sees", i+1)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -126,7 +127,13 @@ type loaded struct {
 	an         *analysis.Analyzer
 	vaultOpts  vault.Options
 	searchOpts search.Options
-	reloadMu   sync.Mutex
+	// mu serialises the changes of eng (reloads, live updates); onSwap
+	// hands each new engine to the server while mu is held, so the
+	// server never holds an older engine than the last one made.
+	mu         sync.Mutex
+	onSwap     func(*search.Engine)
+	lastChange atomic.Int64 // unix nanoseconds of the last applied change
+	lastWarn   string
 }
 
 func (l *loaded) Close() error {
@@ -182,9 +189,12 @@ func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*se
 	}
 	opts := l.searchOpts
 	if l.ix != nil {
-		if err := l.syncIndex(ctx, snap, embedAlias, reload, &opts); err != nil {
+		if err := l.syncIndex(ctx, snap, index.SnapshotSource(snap), embedAlias, reload, &opts); err != nil {
 			return nil, err
 		}
+	}
+	if l.eng != nil { // a reload: the engine's generation goes on
+		return l.eng.Update(ctx, snap, nil, opts)
 	}
 	return search.New(ctx, snap, l.an, opts)
 }
@@ -193,8 +203,7 @@ func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*se
 // full, index locked by another process) turns BM25 and the embeddings off
 // for this engine, with the error in their place; TF-IDF still serves.
 // Only vectors the user asked for by name (embedAlias at start) are fatal.
-func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, embedAlias string, reload bool, opts *search.Options) error {
-	src := index.SnapshotSource(snap)
+func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, src index.Source, embedAlias string, reload bool, opts *search.Options) error {
 	var err error
 	if l.sync, err = l.ix.Sync(ctx, src, nil); err != nil {
 		if ctx.Err() != nil {
@@ -206,7 +215,11 @@ func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, embedAlias
 		opts.Embedder, opts.EmbedderErr = nil, err
 		return nil
 	}
-	l.logger.Info("index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
+	level := slog.LevelInfo
+	if src.Scope != nil {
+		level = slog.LevelDebug // a live change: one line per keystroke burst would drown the log
+	}
+	l.logger.Log(ctx, level, "index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
 		"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
 	if err := l.embed(ctx, src, embedAlias, reload); err != nil {
 		if embedAlias != "" && !reload {
@@ -239,14 +252,6 @@ func (l *loaded) embed(ctx context.Context, src index.Source, alias string, relo
 	}
 	_, err := l.ix.BuildEmbeddings(ctx, src, model, alias, 0, nil)
 	return err
-}
-
-// Reload rebuilds the engine from the vault on disk (after a write tool
-// changed files); calls are serialised.
-func (l *loaded) Reload(ctx context.Context) (*search.Engine, error) {
-	l.reloadMu.Lock()
-	defer l.reloadMu.Unlock()
-	return l.build(ctx, "", true)
 }
 
 func remoteModel(alias string) bool {

@@ -71,7 +71,7 @@ func TestReloadSurvivesIndexFailure(t *testing.T) {
 	if err := l.ix.Close(); err != nil { // every later sync fails
 		t.Fatal(err)
 	}
-	eng, err := l.Reload(ctx)
+	eng, err := l.Reload(ctx, nil)
 	if err != nil {
 		t.Fatalf("Reload after index failure: %v", err)
 	}

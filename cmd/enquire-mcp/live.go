@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/tools"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/watch"
+)
+
+// Reload brings the engine up to date with the files at paths after a
+// write tool changed them (nil: reload the whole vault), and hands the
+// new engine to the server. Calls are serialised with the live watcher's.
+func (l *loaded) Reload(ctx context.Context, paths []string) (*search.Engine, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if paths == nil {
+		e, err := l.build(ctx, "", true)
+		if err != nil {
+			return nil, err
+		}
+		l.swap(e)
+		return e, nil
+	}
+	if err := l.update(ctx, paths); err != nil {
+		return nil, err
+	}
+	return l.eng, nil
+}
+
+// Apply applies one change set of the live watcher. A failure is logged:
+// the server keeps the engine it has, and the next change set (or rescan)
+// repairs what this one missed.
+func (l *loaded) Apply(ctx context.Context, ch watch.Change) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	paths := ch.Paths
+	if ch.Rescan {
+		changed, err := l.eng.Snapshot().Changed(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				l.warnOnce("live vault: rescan failed; answers stay as they are", err)
+			}
+			return
+		}
+		paths = append(paths, changed...)
+	}
+	if len(paths) == 0 {
+		return
+	}
+	if err := l.update(ctx, paths); err != nil && ctx.Err() == nil {
+		l.warnOnce("live vault: applying a change failed; it is retried with the next change", err)
+	}
+}
+
+// warnOnce logs a live-mode problem, but not the same one twice in a row.
+func (l *loaded) warnOnce(msg string, err error) {
+	if text := err.Error(); text != l.lastWarn {
+		l.lastWarn = text
+		l.logger.Warn(msg, "err", err)
+	}
+}
+
+// update re-reads the files at paths and updates the snapshot, the index
+// (those paths only), the vectors of changed chunks and the engine, then
+// swaps the new engine in. l.mu is held.
+func (l *loaded) update(ctx context.Context, paths []string) error {
+	start := time.Now()
+	cur := l.eng
+	old := cur.Snapshot()
+	snap, d, err := old.Update(ctx, paths, l.vaultOpts)
+	if err != nil {
+		return err
+	}
+	if !d.Changed() && sameTimes(old, snap) {
+		return nil
+	}
+	l.logNewWarnings(old, snap)
+	opts := l.searchOpts
+	var synced time.Duration
+	if l.ix != nil {
+		var scoped []*vault.Note
+		for _, p := range paths {
+			for _, i := range snap.Under(p) {
+				scoped = append(scoped, snap.Notes[i])
+			}
+		}
+		t := time.Now()
+		if err := l.syncIndex(ctx, snap, index.NotesSource(snap, scoped, paths), "", true, &opts); err != nil {
+			return err
+		}
+		synced = time.Since(t)
+	}
+	eng, err := cur.Update(ctx, snap, d, opts)
+	if err != nil {
+		return fmt.Errorf("update the engine: %w", err)
+	}
+	l.swap(eng)
+	l.lastChange.Store(time.Now().UnixNano())
+	l.lastWarn = ""
+	l.logger.Debug("live vault: change applied", "paths", len(paths), "added", len(d.Added), "removed", len(d.Removed),
+		"relinked", len(d.Relinked), "index_ms", synced.Milliseconds(), "ms", time.Since(start).Milliseconds())
+	return nil
+}
+
+// sameTimes reports whether no note's size or time changed (a delta says
+// nothing about a touched file whose content stayed the same).
+func sameTimes(a, b *vault.Snapshot) bool {
+	return len(a.Notes) == len(b.Notes) && slices.EqualFunc(a.Notes, b.Notes, func(x, y *vault.Note) bool { return x == y })
+}
+
+// logNewWarnings logs the warnings snap has and old had not.
+func (l *loaded) logNewWarnings(old, snap *vault.Snapshot) {
+	seen := make(map[vault.Warning]bool, len(old.Warnings))
+	for _, w := range old.Warnings {
+		seen[w] = true
+	}
+	for _, w := range snap.Warnings {
+		if !seen[w] {
+			l.logger.Warn("vault", "path", w.Path, "problem", w.Message)
+		}
+	}
+}
+
+// swap makes e the engine and hands it to the server (l.mu is held).
+func (l *loaded) swap(e *search.Engine) {
+	l.eng = e
+	if l.onSwap != nil {
+		l.onSwap(e)
+	}
+}
+
+// liveStatus is what obsidian_stats and vault/info report.
+func (l *loaded) liveStatus(w *watch.Watcher) func() tools.LiveStatus {
+	return func() tools.LiveStatus {
+		var last time.Time
+		if ns := l.lastChange.Load(); ns != 0 {
+			last = time.Unix(0, ns)
+		}
+		mode := string(watch.ModeOff)
+		if w != nil {
+			mode = string(w.Mode())
+		}
+		return tools.LiveStatus{Mode: mode, LastChange: last}
+	}
+}

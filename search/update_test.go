@@ -1,0 +1,83 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
+)
+
+// equivalenceQueries touch the mutator's words, the fixture's topics and
+// names that come and go.
+var equivalenceQueries = []string{"alpha bravo", "sourdough hydration", "garden tomato", "python graph search",
+	"index watch", "café", "delta7", "tag3", "november oscar papa", "now known by another name", "appended", "levain"}
+
+// TestUpdateEqualsNew changes a vault at random and checks after every
+// batch that the updated engine answers exactly as one built anew from
+// the files on disk: same notes, links, backlinks, tags, hits and scores.
+func TestUpdateEqualsNew(t *testing.T) {
+	ctx := context.Background()
+	an := analysis.New()
+	vaults := map[string]func(t *testing.T) string{
+		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")) },
+		"generated": func(t *testing.T) string {
+			root := t.TempDir()
+			vaulttest.Generate(t, root, 600, 7)
+			return root
+		},
+	}
+	for name, mk := range vaults {
+		for _, seed := range []uint64{11, 12, 13} {
+			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
+				root := mk(t)
+				snap, err := vault.Load(ctx, root, vault.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				live, err := search.New(ctx, snap, an, search.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := vaulttest.NewMutator(t, root, seed)
+				stale := 0 // batches after which the old engine differed: the comparison has teeth
+				for batch := range 15 {
+					prev := live
+					var paths []string
+					for range 1 + batch%5 {
+						paths = append(paths, m.Step()...)
+					}
+					next, d, err := live.Snapshot().Update(ctx, paths, vault.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if live, err = live.Update(ctx, next, d, search.Options{}); err != nil {
+						t.Fatal(err)
+					}
+					fresh, err := vault.Load(ctx, root, vault.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := search.New(ctx, fresh, an, search.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := enginetest.Diff(ctx, live, want, equivalenceQueries); diff != "" {
+						t.Fatalf("batch %d (changed %q): %s", batch, paths, diff)
+					}
+					if enginetest.Diff(ctx, prev, want, equivalenceQueries) != "" {
+						stale++
+					}
+				}
+				if stale < 10 {
+					t.Fatalf("the engine before a batch differed from the new files after only %d of 15 batches", stale)
+				}
+			})
+		}
+	}
+}

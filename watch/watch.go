@@ -1,0 +1,313 @@
+// Package watch follows a vault on disk and hands its changes, coalesced
+// into change sets, to whoever keeps an engine up to date. It uses file
+// events (fsnotify, every folder watched, new folders added as they
+// appear) or, for network and synced folders where events do not arrive,
+// a periodic rescan; when events fail (the watch limit, the vault folder
+// removed) it says so once and falls back to rescans.
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Mode is how a vault is followed.
+type Mode string
+
+// The modes.
+const (
+	ModeWatch Mode = "watch" // file events
+	ModePoll  Mode = "poll"  // periodic rescans
+	ModeOff   Mode = "off"
+)
+
+// Defaults for Options.
+const (
+	DefaultQuiet    = 150 * time.Millisecond
+	DefaultMaxDelay = time.Second
+	// FallbackPoll is the rescan interval after file events failed.
+	FallbackPoll = 2 * time.Second
+)
+
+// Change is one change set: the vault-relative paths that changed (a
+// folder stands for everything under it), or, with Rescan, "anything may
+// have changed": the receiver compares the vault on disk with what it
+// holds (after an event overflow, and on every poll).
+type Change struct {
+	Paths  []string
+	Rescan bool
+}
+
+// Options tune a Watcher.
+type Options struct {
+	// Quiet is how long no event must arrive before a change set is
+	// applied (0: DefaultQuiet): an editor's save-through-rename and a
+	// burst of writes become one set.
+	Quiet time.Duration
+	// MaxDelay caps the wait from a set's first event (0: DefaultMaxDelay),
+	// so that continuous typing still shows up.
+	MaxDelay time.Duration
+	// Poll, when positive, rescans at this interval instead of using file
+	// events.
+	Poll time.Duration
+	// Logger gets the one line that says events failed (nil: discard).
+	Logger *slog.Logger
+}
+
+// Watcher follows one vault. Its methods are safe for concurrent use.
+type Watcher struct {
+	root string
+	opts Options
+	log  *slog.Logger
+
+	mu   sync.Mutex
+	mode Mode
+}
+
+// New follows the vault whose real (symlink-free) root is root.
+func New(root string, opts Options) *Watcher {
+	if opts.Quiet <= 0 {
+		opts.Quiet = DefaultQuiet
+	}
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = DefaultMaxDelay
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Watcher{root: root, opts: opts, log: log, mode: ModeOff}
+}
+
+// Mode is how the vault is followed now.
+func (w *Watcher) Mode() Mode {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.mode
+}
+
+func (w *Watcher) setMode(m Mode) {
+	w.mu.Lock()
+	w.mode = m
+	w.mu.Unlock()
+}
+
+// Run follows the vault until ctx ends, calling apply with each change
+// set, one at a time, on the goroutine that called Run.
+func (w *Watcher) Run(ctx context.Context, apply func(context.Context, Change)) {
+	defer w.setMode(ModeOff)
+	if w.opts.Poll > 0 {
+		w.poll(ctx, w.opts.Poll, apply)
+		return
+	}
+	err := w.events(ctx, apply)
+	if ctx.Err() != nil {
+		return
+	}
+	w.log.Warn(fmt.Sprintf("live vault: file events stopped (%v); rescanning every %s instead", err, FallbackPoll))
+	apply(ctx, Change{Rescan: true}) // whatever happened while events failed
+	w.poll(ctx, FallbackPoll, apply)
+}
+
+// poll rescans at every tick. A rescan with no change costs the receiver a
+// stat walk; nothing runs between ticks.
+func (w *Watcher) poll(ctx context.Context, every time.Duration, apply func(context.Context, Change)) {
+	w.setMode(ModePoll)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			apply(ctx, Change{Rescan: true})
+		}
+	}
+}
+
+// events follows file events until ctx ends (nil) or they fail.
+func (w *Watcher) events(ctx context.Context, apply func(context.Context, Change)) error {
+	fw, err := fsnotify.NewBufferedWatcher(4096)
+	if err != nil {
+		return err
+	}
+	defer fw.Close()
+	if err := w.addTree(fw, w.root); err != nil {
+		return err
+	}
+	w.setMode(ModeWatch)
+	set := newPending(w.opts)
+	defer set.stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-fw.Events:
+			if !ok {
+				return errors.New("the event channel closed")
+			}
+			if err := w.event(fw, ev, set); err != nil {
+				set.flush(ctx, apply)
+				return err
+			}
+		case err, ok := <-fw.Errors:
+			switch {
+			case !ok:
+				return errors.New("the error channel closed")
+			case errors.Is(err, fsnotify.ErrEventOverflow):
+				set.rescan()
+			default:
+				set.flush(ctx, apply)
+				return err
+			}
+		case <-set.due():
+			set.flush(ctx, apply)
+		}
+	}
+}
+
+// event records one event; a new folder gets watched (with its subfolders)
+// and counts as changed as a whole, since files written into it before
+// its watch existed sent no event.
+func (w *Watcher) event(fw *fsnotify.Watcher, ev fsnotify.Event, set *pending) error {
+	rel, ok := w.rel(ev.Name)
+	if !ok {
+		return nil
+	}
+	if rel == "" {
+		if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+			return fmt.Errorf("the vault folder %s was removed or moved", w.root)
+		}
+		return nil
+	}
+	if hidden(rel) {
+		return nil
+	}
+	if ev.Has(fsnotify.Create) {
+		if info, err := os.Lstat(ev.Name); err == nil && info.IsDir() {
+			if err := w.addTree(fw, ev.Name); err != nil {
+				return err
+			}
+		}
+	}
+	set.add(rel)
+	return nil
+}
+
+// addTree watches dir and every folder under it, skipping the folders a
+// vault load skips and never following a symlink.
+func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil // a folder that vanished or cannot be read: its parent's events still come
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != w.root && skipped(d.Name()) {
+			return filepath.SkipDir
+		}
+		if err := fw.Add(p); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return filepath.SkipDir
+			}
+			return fmt.Errorf("watch %s: %w (on Linux, raise fs.inotify.max_user_watches or use --poll)", p, err)
+		}
+		return nil
+	})
+}
+
+// rel is the vault-relative, slash-separated NFC path of an event.
+func (w *Watcher) rel(name string) (string, bool) {
+	rel, err := filepath.Rel(w.root, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if rel == "." {
+		return "", true
+	}
+	return norm.NFC.String(filepath.ToSlash(rel)), true
+}
+
+// skipped mirrors vault.Skipped: dot-entries and node_modules are never
+// part of a vault (and never watched).
+func skipped(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
+
+func hidden(rel string) bool {
+	for part := range strings.SplitSeq(rel, "/") {
+		if skipped(part) {
+			return true
+		}
+	}
+	return false
+}
+
+// pending is the change set being collected, with its two deadlines: the
+// quiet period after the last event and the cap after the first.
+type pending struct {
+	opts   Options
+	paths  map[string]bool
+	order  []string
+	all    bool
+	first  time.Time
+	timer  *time.Timer
+	active bool
+}
+
+func newPending(opts Options) *pending {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &pending{opts: opts, paths: map[string]bool{}, timer: t}
+}
+
+func (p *pending) add(rel string) {
+	if !p.paths[rel] {
+		p.paths[rel] = true
+		p.order = append(p.order, rel)
+	}
+	p.arm()
+}
+
+func (p *pending) rescan() {
+	p.all = true
+	p.arm()
+}
+
+// arm (re)starts the quiet period, never past the cap.
+func (p *pending) arm() {
+	now := time.Now()
+	if !p.active {
+		p.active, p.first = true, now
+	}
+	wait := min(p.opts.Quiet, p.first.Add(p.opts.MaxDelay).Sub(now))
+	p.timer.Reset(max(wait, 0))
+}
+
+// due fires when the set should be applied (never while it is empty).
+func (p *pending) due() <-chan time.Time { return p.timer.C }
+
+func (p *pending) flush(ctx context.Context, apply func(context.Context, Change)) {
+	if !p.active {
+		return
+	}
+	ch := Change{Paths: p.order, Rescan: p.all}
+	p.paths, p.order, p.all, p.active = map[string]bool{}, nil, false, false
+	p.timer.Stop()
+	apply(ctx, ch)
+}
+
+func (p *pending) stop() { p.timer.Stop() }
