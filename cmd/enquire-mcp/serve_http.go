@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"io"
@@ -64,6 +65,12 @@ func (h *httpFlags) check() (token string, warnings []string, err error) {
 	loopback := host != "" && httpserve.IsLoopback(host)
 	if (h.tlsCert == "") != (h.tlsKey == "") {
 		return "", nil, usageError("--tls-cert and --tls-key go together")
+	}
+	if h.tlsCert != "" {
+		// Fail now rather than after loading the vault.
+		if _, err := tls.LoadX509KeyPair(h.tlsCert, h.tlsKey); err != nil {
+			return "", nil, fmt.Errorf("TLS certificate: %w", err)
+		}
 	}
 	if !loopback {
 		if h.noAuth {
@@ -176,6 +183,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		return err
 	}
 	defer l.Close()
+	defer stop() // the watcher stops before the index closes
 	srv := sf.newServer(serveCtx, l, logger, "http")
 	hs.Attach(srv.MCP())
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)

@@ -43,6 +43,8 @@ func TestServeHTTPRefusesUnsafeStarts(t *testing.T) {
 		{"weak token file", "", []string{"--token-file", weak}, 1, "token too weak"},
 		{"missing token file", "", []string{"--token-file", weak + ".missing"}, 1, "no such file"},
 		{"tls cert without key", e2eToken, []string{"--tls-cert", "c.pem"}, 2, "go together"},
+		{"unreadable tls files", e2eToken, []string{"--tls-cert", weak + ".crt", "--tls-key", weak + ".key"}, 1, "TLS certificate"},
+		{"bad poll interval", e2eToken, []string{"--poll", "10ms"}, 2, "--poll"},
 		{"bad addr", e2eToken, []string{"--addr", "8765"}, 2, "--addr"},
 	}
 	for _, tt := range tests {
