@@ -24,8 +24,10 @@ import (
 )
 
 // SchemaVersion changes whenever the tables change; an index with another
-// version is rebuilt.
-const SchemaVersion = 2
+// version is rebuilt. Version 3 stores the FTS5 text: a contentless table
+// with contentless_delete never lowers its row count on delete, so BM25's
+// idf drifted with every edit away from what a fresh index gives.
+const SchemaVersion = 3
 
 // applicationID marks enquire-mcp index files ("ENQ1"), so a foreign
 // SQLite file is never read as an index nor overwritten.
@@ -288,8 +290,7 @@ func (ix *Index) create() error {
 				hash TEXT NOT NULL, UNIQUE(path, idx));
 			CREATE INDEX chunks_hash ON chunks(hash);
 			CREATE TABLE vectors(hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
-			CREATE VIRTUAL TABLE fts USING fts5(title, aliases, headings, tags, body, cjk,
-				content='', contentless_delete=1, tokenize=%q);`,
+			CREATE VIRTUAL TABLE fts USING fts5(title, aliases, headings, tags, body, cjk, tokenize=%q);`,
 			applicationID, SchemaVersion, ix.settings.Tokenizer))
 		if err != nil {
 			return err
@@ -371,8 +372,16 @@ func (ix *Index) reader(ctx context.Context, fn func(*sqlite3.Conn) error) error
 
 // Check verifies the file (SQLite's integrity check) and the FTS5 index
 // against the chunks table.
+//
+// It runs on the write connection: FTS5 on a read connection may keep the
+// configuration it read before the last write, and then reports a
+// checksum mismatch for an index that is sound.
 func (ix *Index) Check(ctx context.Context) error {
-	return ix.reader(ctx, func(c *sqlite3.Conn) error {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	old := ix.write.SetInterrupt(ctx)
+	defer ix.write.SetInterrupt(old)
+	return func(c *sqlite3.Conn) error {
 		st, _, err := c.Prepare(`PRAGMA integrity_check`)
 		if err != nil {
 			return err
@@ -387,5 +396,5 @@ func (ix *Index) Check(ctx context.Context) error {
 			return err
 		}
 		return c.Exec(`INSERT INTO fts(fts, rank) VALUES ('integrity-check', 0)`)
-	})
+	}(ix.write)
 }

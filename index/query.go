@@ -133,7 +133,7 @@ func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hi
 	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
 		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.page, c.line_start, c.line_end, -bm25(fts, ` + bm25Weights + `) AS score, f.hash
 			FROM fts JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.path = c.path
-			WHERE fts MATCH ? ORDER BY score DESC, c.id LIMIT ?`)
+			WHERE fts MATCH ? ORDER BY score DESC, c.path, c.idx LIMIT ?`)
 		if err != nil {
 			return err
 		}

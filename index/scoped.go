@@ -85,3 +85,31 @@ func NotesSource(s *vault.Snapshot, notes []*vault.Note, scope []string) Source 
 	src.Scope = scope
 	return src
 }
+
+// FileRow is what the index holds for one file: its content hash and how
+// many chunks it was split into.
+type FileRow struct {
+	Path, Hash string
+	Chunks     int
+}
+
+// Files lists the indexed files by path, with their chunk rows counted
+// (tests compare a live-synced index with a fresh one).
+func (ix *Index) Files(ctx context.Context) ([]FileRow, error) {
+	var out []FileRow
+	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+		st, _, err := c.Prepare(`SELECT f.path, f.hash, (SELECT count(*) FROM chunks c WHERE c.path = f.path) FROM files f ORDER BY f.path`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for st.Step() {
+			out = append(out, FileRow{Path: st.ColumnText(0), Hash: st.ColumnText(1), Chunks: st.ColumnInt(2)})
+		}
+		return st.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: list files: %w", ix.path, err)
+	}
+	return out, nil
+}

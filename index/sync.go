@@ -139,6 +139,9 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	var work []vault.File
 	seen := make(map[string]bool, len(src.Files))
 	for _, f := range src.Files {
+		if seen[f.Path] {
+			continue // listed twice (overlapping scopes): indexed once
+		}
 		seen[f.Path] = true
 		if r, ok := rows[f.Path]; ok && r.size == f.Size && r.mtime == f.ModTime.UnixNano() {
 			st.Unchanged++
@@ -380,12 +383,17 @@ func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chu
 			return err
 		}
 		cjk := cjkGrams(an, n.Title, aliases, headings, text)
-		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), n.Title, aliases, headings, tags, withoutCJK(text), cjk); err != nil {
+		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), noNUL(n.Title), noNUL(aliases), noNUL(headings), noNUL(tags), noNUL(withoutCJK(text)), cjk); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// noNUL replaces NUL bytes: FTS5 tokenizes a stored text up to its full
+// length, but reads it back (integrity check, deletes) up to the first NUL,
+// so a NUL would make the stored text and its index disagree.
+func noNUL(s string) string { return strings.ReplaceAll(s, "\x00", " ") }
 
 // EmbedText is what an embedding model sees of a chunk: the note title,
 // the heading path and the text, one per line.

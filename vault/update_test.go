@@ -177,6 +177,17 @@ func TestUpdateCases(t *testing.T) {
 			}
 			return []string{"Cooking", "Kitchen"}
 		}, -1, -1, true},
+		{"invalid UTF-8", func(root string) []string {
+			return write(t, root, "Home.md", "# Home\n\xff\xfe broken \xc3 bytes\n")
+		}, 1, 1, false},
+		{"a note over the size cap is skipped with a warning", func(root string) []string {
+			return write(t, root, "Home.md", strings.Repeat("x", 6<<20))
+		}, 0, 1, true},
+		{"a file that came and went before the change was applied", func(root string) []string {
+			p := write(t, root, "Blink.md", "# here\n")
+			remove(t, root, "Blink.md")
+			return p
+		}, 0, 0, false},
 		{"renamed to a non-note name", func(root string) []string {
 			if err := os.Rename(filepath.Join(root, "Home.md"), filepath.Join(root, "Home.txt")); err != nil {
 				t.Fatal(err)
@@ -218,6 +229,35 @@ func TestUpdateCases(t *testing.T) {
 				t.Errorf("delta %+v reports a change", d)
 			}
 		})
+	}
+}
+
+// TestUpdateUnreadable: a note that cannot be read is dropped with a
+// warning, as a load does, and comes back once it can be read.
+func TestUpdateUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads files whatever their permissions")
+	}
+	ctx := context.Background()
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
+	snap, err := vault.Load(ctx, root, vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "Home.md")
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	next, _, err := snap.Update(ctx, []string{"Home.md"}, vault.Options{})
+	if err != nil || next.Note("Home.md") != nil || !slices.ContainsFunc(next.Warnings, func(w vault.Warning) bool { return w.Path == "Home.md" }) {
+		t.Fatalf("unreadable note: %v, note %v, warnings %v", err, next.Note("Home.md"), next.Warnings)
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := next.Update(ctx, []string{"Home.md"}, vault.Options{})
+	if err != nil || back.Note("Home.md") == nil {
+		t.Fatalf("readable again: %v, %v", err, back.Note("Home.md"))
 	}
 }
 

@@ -172,6 +172,10 @@ func (w *Watcher) events(ctx context.Context, apply func(context.Context, Change
 				return err
 			}
 		case <-set.due():
+			if err := w.rewatch(fw, set); err != nil {
+				set.flush(ctx, apply)
+				return err
+			}
 			set.flush(ctx, apply)
 		}
 	}
@@ -194,15 +198,50 @@ func (w *Watcher) event(fw *fsnotify.Watcher, ev fsnotify.Event, set *pending) e
 	if hidden(rel) {
 		return nil
 	}
-	if ev.Has(fsnotify.Create) {
+	// A folder created here, or one whose watch fsnotify just dropped
+	// because it saw the folder move (it then reports a rename at the
+	// folder's current path, which still exists), is watched anew.
+	if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
 		if info, err := os.Lstat(ev.Name); err == nil && info.IsDir() {
-			if err := w.addTree(fw, ev.Name); err != nil {
+			if err := w.watchMoved(fw, ev.Name); err != nil {
 				return err
 			}
+			set.dirs = append(set.dirs, ev.Name)
 		}
 	}
 	set.add(rel)
 	return nil
+}
+
+// rewatch watches the folders that appeared in a change set once more,
+// just before it is applied: a folder moved within the vault keeps its
+// inotify watch, which fsnotify drops when it sees the move (IN_MOVE_SELF),
+// possibly after the first add. What changed in between is covered: the
+// folder is in the change set and is read whole when it is applied.
+func (w *Watcher) rewatch(fw *fsnotify.Watcher, set *pending) error {
+	for _, dir := range set.dirs {
+		if info, err := os.Lstat(dir); err == nil && info.IsDir() {
+			if err := w.watchMoved(fw, dir); err != nil {
+				return err
+			}
+		}
+	}
+	set.dirs = nil
+	return nil
+}
+
+// watchMoved watches a folder that appeared, perhaps by a move within the
+// vault. Its subfolders then still have their inotify watches, which
+// fsnotify keeps under their old paths (adding the new path returns the
+// old watch), so their events would name paths that no longer exist:
+// watches of folders gone from their path are dropped first.
+func (w *Watcher) watchMoved(fw *fsnotify.Watcher, dir string) error {
+	for _, p := range fw.WatchList() {
+		if info, err := os.Lstat(p); err != nil || !info.IsDir() {
+			_ = fw.Remove(p) // already gone from inotify is fine
+		}
+	}
+	return w.addTree(fw, dir)
 }
 
 // addTree watches dir and every folder under it, skipping the folders a
@@ -260,6 +299,7 @@ func hidden(rel string) bool {
 // quiet period after the last event and the cap after the first.
 type pending struct {
 	opts   Options
+	dirs   []string // folders created in this set (absolute)
 	paths  map[string]bool
 	order  []string
 	all    bool

@@ -85,9 +85,13 @@ func (l *loaded) update(ctx context.Context, paths []string) error {
 	var synced time.Duration
 	if l.ix != nil {
 		var scoped []*vault.Note
+		seen := map[int]bool{}
 		for _, p := range paths {
 			for _, i := range snap.Under(p) {
-				scoped = append(scoped, snap.Notes[i])
+				if !seen[i] { // a folder and a note in it may both have changed
+					seen[i] = true
+					scoped = append(scoped, snap.Notes[i])
+				}
 			}
 		}
 		t := time.Now()

@@ -1,0 +1,469 @@
+// Command livebench measures the live vault on a copy of a real vault:
+// the work of one changed note (in process, part by part), one rescan,
+// memory after many edits, and, over MCP stdio against the real binary
+// with a persistent index, the warm start, edit-to-searchable latency, a
+// 1,000-file change set with searches running, and idle CPU.
+//
+//	go run ./bench/livebench -vault ../shared/datasets/vaults/zettelkasten
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+func main() {
+	src := flag.String("vault", "", "vault to copy and measure (required)")
+	edits := flag.Int("edits", 50, "single-note edits to time")
+	churn := flag.Int("churn", 2000, "random edits before the memory comparison")
+	storm := flag.Int("storm", 1000, "files changed at once")
+	flag.Parse()
+	if *src == "" {
+		fmt.Fprintln(os.Stderr, "livebench: -vault is required")
+		os.Exit(2)
+	}
+	if err := run(context.Background(), *src, *edits, *churn, *storm); err != nil {
+		fmt.Fprintln(os.Stderr, "livebench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, src string, edits, churn, storm int) error {
+	tmp, err := os.MkdirTemp("", "livebench-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	root := filepath.Join(tmp, "vault")
+	if err := copyTree(src, root); err != nil {
+		return err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return err
+	}
+	fmt.Printf("vault %s (copied), %s, GOMAXPROCS %d\n\n", src, time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0))
+	if err := inProcess(ctx, root, filepath.Join(tmp, "inproc.db"), edits); err != nil {
+		return err
+	}
+	if err := memory(ctx, root, churn); err != nil {
+		return err
+	}
+	return overStdio(ctx, tmp, root, edits, storm)
+}
+
+// inProcess times the parts of one single-note change, as the server
+// applies it, and one rescan.
+func inProcess(ctx context.Context, root, ixPath string, edits int) error {
+	snap, err := vault.Load(ctx, root, vault.Options{})
+	if err != nil {
+		return err
+	}
+	ix, err := index.Open(ctx, ixPath, index.NewSettings(root, false, chunk.DefaultOptions), false)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
+		return err
+	}
+	eng, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix})
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var links, tfidf, grph, fts, engine, total []time.Duration
+	for i := range edits {
+		n := snap.Notes[rng.IntN(len(snap.Notes))]
+		if err := appendWord(root, n.Path, fmt.Sprintf("zqxpart%d", i)); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		next, d, err := snap.Update(ctx, []string{n.Path}, vault.Options{})
+		if err != nil {
+			return err
+		}
+		t1 := time.Now()
+		if _, err := ix.Sync(ctx, index.NotesSource(next, []*vault.Note{next.Note(n.Path)}, []string{n.Path}), nil); err != nil {
+			return err
+		}
+		t2 := time.Now()
+		// The parts Engine.Update does, timed one by one.
+		chunks := make([][]chunk.Chunk, len(next.Notes))
+		for j, nn := range next.Notes {
+			if o := d.Old[j]; o >= 0 {
+				chunks[j] = eng.Chunks(o)
+			} else {
+				chunks[j] = chunk.Split(nn, chunk.DefaultOptions)
+			}
+		}
+		gone := []rankers.Gone{}
+		for _, o := range d.Removed {
+			gone = append(gone, rankers.Gone{ID: o, Note: snap.Notes[o], Chunks: eng.Chunks(o)})
+		}
+		t3 := time.Now()
+		if _, err := eng.TFIDF().Update(ctx, next.Notes, chunks, d.Old, gone); err != nil {
+			return err
+		}
+		t4 := time.Now()
+		graph.New(next)
+		t5 := time.Now()
+		// The whole engine update, as the server runs it.
+		if eng, err = eng.Update(ctx, next, d, search.Options{Index: ix}); err != nil {
+			return err
+		}
+		t6 := time.Now()
+		snap = next
+		links = append(links, t1.Sub(t0))
+		fts = append(fts, t2.Sub(t1))
+		tfidf = append(tfidf, t4.Sub(t3))
+		grph = append(grph, t5.Sub(t4))
+		engine = append(engine, t6.Sub(t5))
+		total = append(total, t1.Sub(t0)+t2.Sub(t1)+t6.Sub(t5))
+	}
+	fmt.Printf("## One changed note, in process (%d edits, p50 / p95)\n\n", edits)
+	fmt.Println("| part | p50 | p95 |\n|---|---|---|")
+	for _, r := range []struct {
+		name string
+		ds   []time.Duration
+	}{{"re-read + parse + links (Snapshot.Update)", links}, {"FTS5 (scoped Sync)", fts},
+		{"TF-IDF (TFIDF.Update)", tfidf}, {"graph (graph.New)", grph}, {"whole engine (Engine.Update)", engine},
+		{"total applied (Snapshot.Update + Sync + Engine.Update)", total}} {
+		fmt.Printf("| %s | %s | %s |\n", r.name, ms(pct(r.ds, 50)), ms(pct(r.ds, 95)))
+	}
+	var polls []time.Duration
+	for range 10 {
+		t := time.Now()
+		if _, err := snap.Changed(ctx); err != nil {
+			return err
+		}
+		polls = append(polls, time.Since(t))
+	}
+	fmt.Printf("\nOne rescan with nothing changed (Snapshot.Changed, the --poll work): p50 %s, max %s (10 runs)\n\n", ms(pct(polls, 50)), ms(pct(polls, 100)))
+	return nil
+}
+
+// memory compares the heap after churn random edits, applied one by one,
+// with a fresh load of the same files.
+func memory(ctx context.Context, root string, churn int) error {
+	an := analysis.New()
+	snap, err := vault.Load(ctx, root, vault.Options{})
+	if err != nil {
+		return err
+	}
+	eng, err := search.New(ctx, snap, an, search.Options{})
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	start := time.Now()
+	for i := range churn {
+		n := eng.Snapshot().Notes[rng.IntN(len(eng.Snapshot().Notes))]
+		if err := appendWord(root, n.Path, fmt.Sprintf("churn%d word%d", i, rng.IntN(500))); err != nil {
+			return err
+		}
+		next, d, err := eng.Snapshot().Update(ctx, []string{n.Path}, vault.Options{})
+		if err != nil {
+			return err
+		}
+		if eng, err = eng.Update(ctx, next, d, search.Options{}); err != nil {
+			return err
+		}
+	}
+	took := time.Since(start)
+	live := heap()
+	fresh, err := vault.Load(ctx, root, vault.Options{})
+	if err != nil {
+		return err
+	}
+	feng, err := search.New(ctx, fresh, an, search.Options{})
+	if err != nil {
+		return err
+	}
+	eng = nil
+	freshHeap := heap()
+	runtime.KeepAlive(feng)
+	fmt.Printf("## Memory after %d edits (in process, TF-IDF engine, heap in use after GC)\n\n", churn)
+	fmt.Printf("live engine after the edits: %.1f MiB; fresh engine on the same files: %.1f MiB; ratio %.3f (%.1f ms per edit)\n\n",
+		mib(live), mib(freshHeap), float64(live)/float64(freshHeap), float64(took.Milliseconds())/float64(churn))
+	return nil
+}
+
+func heap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
+}
+
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }
+
+// overStdio drives the real binary.
+func overStdio(ctx context.Context, tmp, root string, edits, storm int) error {
+	bin := filepath.Join(tmp, "enquire-mcp")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/enquire-mcp").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build (run from the repository root): %v\n%s", err, out)
+	}
+	ixFile := filepath.Join(tmp, "serve.db")
+	if out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput(); err != nil {
+		return fmt.Errorf("index: %v\n%s", err, out)
+	}
+	var readies []time.Duration
+	var rss []int
+	for range 3 {
+		s, err := start(ctx, bin, root, ixFile)
+		if err != nil {
+			return err
+		}
+		readies = append(readies, s.ready)
+		r, _ := status(s.cmd.Process.Pid, "VmHWM:")
+		rss = append(rss, r)
+		s.close()
+	}
+	slices.Sort(rss)
+	fmt.Printf("## Over MCP stdio (serve --persistent-index, watch on)\n\n")
+	fmt.Printf("Warm start, nothing changed (start to first search answered): median %s of 3 (%v); peak RSS median %d MB\n\n",
+		ms(pct(readies, 50)), readies, rss[1]/1024)
+	s, err := start(ctx, bin, root, ixFile)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	notes := listNotes(root)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var lat []time.Duration
+	for i := range edits {
+		word := fmt.Sprintf("zqxedit%dq", i)
+		p := notes[rng.IntN(len(notes))]
+		t := time.Now()
+		if err := appendWord(root, p, word); err != nil {
+			return err
+		}
+		if err := s.waitFor(ctx, word, 10*time.Second); err != nil {
+			return err
+		}
+		lat = append(lat, time.Since(t))
+	}
+	fmt.Printf("Edit → searchable (%d edits, from the file write to the first search that finds it, quiet period included): p50 %s, p95 %s, max %s\n\n",
+		edits, ms(pct(lat, 50)), ms(pct(lat, 95)), ms(pct(lat, 100)))
+	if err := s.storm(ctx, root, notes, storm); err != nil {
+		return err
+	}
+	u0, _ := cpu(s.cmd.Process.Pid)
+	time.Sleep(10 * time.Second)
+	u1, _ := cpu(s.cmd.Process.Pid)
+	fmt.Printf("Idle for 10 s with the watcher on: %d clock ticks of CPU (utime+stime, 100 per second)\n", u1-u0)
+	return nil
+}
+
+type server struct {
+	cmd   *exec.Cmd
+	cs    *mcp.ClientSession
+	ready time.Duration
+}
+
+func start(ctx context.Context, bin, root, ixFile string) (*server, error) {
+	cmd := exec.Command(bin, "serve", "--vault", root, "--persistent-index", "--index-file", ixFile)
+	t := time.Now()
+	client := mcp.NewClient(&mcp.Implementation{Name: "livebench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{cmd: cmd, cs: cs}
+	if _, err := s.search(ctx, "warm start"); err != nil {
+		cs.Close()
+		return nil, err
+	}
+	s.ready = time.Since(t)
+	return s, nil
+}
+
+func (s *server) close() { s.cs.Close() }
+
+// search returns the paths of the hits.
+func (s *server) search(ctx context.Context, q string) ([]string, error) {
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": q, "limit": 5}})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("tool error for %q", q)
+	}
+	out, _ := res.StructuredContent.(map[string]any)
+	matches, _ := out["matches"].([]any)
+	var paths []string
+	for _, m := range matches {
+		if mm, ok := m.(map[string]any); ok {
+			paths = append(paths, fmt.Sprint(mm["path"]))
+		}
+	}
+	return paths, nil
+}
+
+func (s *server) waitFor(ctx context.Context, word string, limit time.Duration) error {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		hits, err := s.search(ctx, word)
+		if err != nil {
+			return err
+		}
+		if len(hits) > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q was not found within %s", word, limit)
+}
+
+// storm changes n files at once (as a git checkout does) while a client
+// keeps searching, and reports the time to apply and the search latency.
+func (s *server) storm(ctx context.Context, root string, notes []string, n int) error {
+	var lat []time.Duration
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			t := time.Now()
+			if _, err := s.search(ctx, []string{"graph theory", "memory", "security protocol", "compiler"}[i%4]); err != nil {
+				return
+			}
+			lat = append(lat, time.Since(t))
+		}
+	})
+	time.Sleep(200 * time.Millisecond)
+	t := time.Now()
+	for i, p := range notes[:min(n, len(notes))] {
+		if err := appendWord(root, p, fmt.Sprintf("zqxstorm%d", i)); err != nil {
+			return err
+		}
+	}
+	last := fmt.Sprintf("zqxstorm%d", min(n, len(notes))-1)
+	if err := s.waitFor(ctx, last, 60*time.Second); err != nil {
+		return err
+	}
+	// The first file was written first: found too means the whole set is in.
+	if err := s.waitFor(ctx, "zqxstorm0", 60*time.Second); err != nil {
+		return err
+	}
+	applied := time.Since(t)
+	close(stop)
+	wg.Wait()
+	fmt.Printf("%d files changed at once: all searchable after %s; %d searches meanwhile, p50 %s, p99 %s\n\n",
+		n, ms(applied), len(lat), ms(pct(lat, 50)), ms(pct(lat, 99)))
+	return nil
+}
+
+func appendWord(root, rel, word string) error {
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(rel)), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "\n%s\n", word)
+	return errorsJoin(err, f.Close())
+}
+
+func errorsJoin(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func listNotes(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(p, "/.") {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+// status reads a kB field of /proc/PID/status.
+func status(pid int, field string) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, field) {
+			var kb int
+			_, err := fmt.Sscanf(strings.TrimPrefix(l, field), "%d", &kb)
+			return kb, err
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
+}
+
+// cpu is utime+stime of a process in clock ticks.
+func cpu(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	var u, s int
+	fmt.Sscan(f[11], &u)
+	fmt.Sscan(f[12], &s)
+	return u + s, nil
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*p/100))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }

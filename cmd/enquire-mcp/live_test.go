@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
+	"github.com/enquire-mcp/enquire-mcp/watch"
+)
+
+var liveQueries = []string{"alpha bravo", "sourdough hydration", "garden tomato", "python graph search",
+	"index watch", "café", "delta7", "tag3", "november oscar", "now known by another name", "appended", "levain"}
+
+// liveVault serves root with a persistent index and the watcher on, as
+// serve does (with a short quiet period to keep the test quick).
+type liveVault struct {
+	l      *loaded
+	cancel context.CancelFunc
+	done   chan struct{}
+	mu     sync.Mutex
+	served *search.Engine // what the server would hold (onSwap)
+}
+
+func startLive(t *testing.T, root string, opts watch.Options) *liveVault {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20}
+	l, err := vf.load(ctx, slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := &liveVault{l: l, cancel: cancel, done: make(chan struct{}), served: l.eng}
+	l.onSwap = func(e *search.Engine) {
+		lv.mu.Lock()
+		lv.served = e
+		lv.mu.Unlock()
+	}
+	w := watch.New(l.root, opts)
+	go func() {
+		defer close(lv.done)
+		w.Run(ctx, l.Apply)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-lv.done
+		l.Close()
+	})
+	// The watcher is running once it reports its mode.
+	for deadline := time.Now().Add(5 * time.Second); w.Mode() == watch.ModeOff; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher did not start")
+		}
+	}
+	return lv
+}
+
+func (lv *liveVault) engine() *search.Engine {
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	return lv.served
+}
+
+// settle writes a sentinel note and waits until the served engine holds
+// it: events arrive in order, so every change made before is applied.
+func (lv *liveVault) settle(t *testing.T, root string, n int) {
+	t.Helper()
+	name := fmt.Sprintf("zz-sentinel-%d.md", n)
+	if err := os.WriteFile(filepath.Join(root, name), []byte("sentinel\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if _, ok := lv.engine().Snapshot().IndexExact(name); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("change %d never reached the engine", n)
+		}
+	}
+}
+
+// TestLiveEqualsFresh is the live vault's equivalence test: random
+// creates, edits, deletes, renames and folder moves made on disk while
+// the watcher runs; after each batch the served engine must answer
+// exactly as a server started on the same files — notes, links,
+// backlinks, tags, hits and scores with BM25, and the index rows.
+func TestLiveEqualsFresh(t *testing.T) {
+	vaults := map[string]func(t *testing.T) string{
+		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault")) },
+		"generated": func(t *testing.T) string {
+			root := t.TempDir()
+			vaulttest.Generate(t, root, 1200, 3)
+			real, err := filepath.EvalSymlinks(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return real
+		},
+	}
+	seeds := map[string][]uint64{"fixture": {21, 22}, "generated": {23}}
+	for name, mk := range vaults {
+		for _, seed := range seeds[name] {
+			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
+				ctx := context.Background()
+				root := mk(t)
+				lv := startLive(t, root, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+				m := vaulttest.NewMutator(t, root, seed)
+				for batch := range 8 {
+					for range 1 + batch%4 {
+						m.Step()
+					}
+					lv.settle(t, root, batch)
+					want := freshEngine(t, root)
+					if diff := enginetest.Diff(ctx, lv.engine(), want.eng, liveQueries); diff != "" {
+						t.Fatalf("seed %d batch %d: the live engine differs from a fresh start: %s", seed, batch, diff)
+					}
+					if diff := indexDiff(t, lv.l, want); diff != "" {
+						t.Fatalf("seed %d batch %d: the live index differs from a fresh one: %s", seed, batch, diff)
+					}
+				}
+			})
+		}
+	}
+}
+
+// freshEngine starts a vault from scratch with its own new index.
+func freshEngine(t *testing.T, root string) *loaded {
+	t.Helper()
+	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20}
+	l, err := vf.load(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func indexDiff(t *testing.T, a, b *loaded) string {
+	t.Helper()
+	ra, err := a.ix.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := b.ix.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ra, rb) {
+		return fmt.Sprintf("%d rows vs %d: %v vs %v", len(ra), len(rb), firstDiff(ra, rb), firstDiff(rb, ra))
+	}
+	return ""
+}
+
+func firstDiff[T comparable](a, b []T) any {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return x
+		}
+	}
+	return nil
+}
+
+// TestLiveStormWhileSearching searches and reads while the vault changes
+// under the watcher (run with -race): every answer comes from one
+// consistent engine — each hit is a note of the snapshot that answered,
+// with a valid chunk.
+func TestLiveStormWhileSearching(t *testing.T) {
+	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	lv := startLive(t, root, watch.Options{Quiet: 5 * time.Millisecond, MaxDelay: 50 * time.Millisecond})
+	m := vaulttest.NewMutator(t, root, 99)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				e := lv.engine()
+				q := liveQueries[(i+w)%len(liveQueries)]
+				gran := []string{search.GranularityNote, search.GranularityBlock}[i%2]
+				res, err := e.Search(ctx, search.Request{Query: q, Limit: 10, GraphBoost: true, Granularity: gran})
+				if err != nil {
+					if ctx.Err() == nil {
+						errs <- err
+					}
+					return
+				}
+				if err := consistent(e, res); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	for range 150 {
+		m.Step()
+		time.Sleep(time.Millisecond)
+	}
+	lv.settle(t, root, 0)
+	cancel()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	want := freshEngine(t, root)
+	if diff := enginetest.Diff(context.Background(), lv.engine(), want.eng, liveQueries); diff != "" {
+		t.Fatalf("after the storm: %s", diff)
+	}
+}
+
+func consistent(e *search.Engine, res *search.Result) error {
+	snap := e.Snapshot()
+	for _, h := range res.Hits {
+		i, ok := snap.IndexExact(h.Path)
+		if !ok || i != h.Note {
+			return fmt.Errorf("hit %s (note %d) is not in the snapshot that answered", h.Path, h.Note)
+		}
+		if h.Chunk >= len(e.Chunks(i)) {
+			return fmt.Errorf("hit %s chunk %d of %d", h.Path, h.Chunk, len(e.Chunks(i)))
+		}
+	}
+	return nil
+}
+
+// testWriter logs through t (a live failure shows what the server said).
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
