@@ -23,6 +23,8 @@ const usage = `enquire-mcp %s: search an Obsidian vault from AI assistants (MCP)
 
 Usage:
   enquire-mcp serve  --vault PATH [flags]         serve MCP over stdio
+  enquire-mcp serve-http --vault PATH [flags]     serve MCP over Streamable HTTP (127.0.0.1:8765)
+  enquire-mcp gen-token                           print a fresh bearer token for serve-http
   enquire-mcp search --vault PATH "query" [flags]  search from the shell
   enquire-mcp index  --vault PATH [flags]         build or update the persistent index
   enquire-mcp build-embeddings --vault PATH [flags]  add dense vectors to the index
@@ -45,6 +47,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", runServe},
+		{"serve-http", runServeHTTP},
+		{"gen-token", runGenToken},
 		{"search", runSearch},
 		{"eval", runEval},
 		{"index", runIndex},

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -27,18 +29,12 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	var vf vaultFlags
 	vf.register(fs)
 	var sf serveFlags
-	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename); without it the vault is never written")
-	fs.StringVar(&sf.enabled, "enabled-tools", "", "comma-separated tool names: register only these")
-	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
-	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
-	fs.StringVar(&sf.dailyF, "daily-format", "", "moment.js name format of daily notes (default: from .obsidian/daily-notes.json, else YYYY-MM-DD)")
-	fs.BoolVar(&sf.watch, "watch", true, "follow changes made to the vault while serving (file events; --watch=false: only at start and after write tools)")
-	fs.DurationVar(&sf.poll, "poll", 0, "follow changes by rescanning the vault at this interval instead of file events (network and synced folders), e.g. 2s")
+	sf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if sf.poll < 0 || sf.poll > 0 && sf.poll < 100*time.Millisecond {
-		return usageError("--poll %s: give an interval of at least 100ms", sf.poll)
+	if err := sf.check(); err != nil {
+		return err
 	}
 	logger := stderrLogger(stderr)
 	l, err := vf.load(ctx, logger)
@@ -46,22 +42,57 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	defer l.Close()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	srv := sf.newServer(ctx, l, logger, "stdio")
+	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// register adds the flags serve and serve-http share.
+func (sf *serveFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename); without it the vault is never written")
+	fs.StringVar(&sf.enabled, "enabled-tools", "", "comma-separated tool names: register only these")
+	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
+	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
+	fs.StringVar(&sf.dailyF, "daily-format", "", "moment.js name format of daily notes (default: from .obsidian/daily-notes.json, else YYYY-MM-DD)")
+	fs.BoolVar(&sf.watch, "watch", true, "follow changes made to the vault while serving (file events; --watch=false: only at start and after write tools)")
+	fs.DurationVar(&sf.poll, "poll", 0, "follow changes by rescanning the vault at this interval instead of file events (network and synced folders), e.g. 2s")
+}
+
+// check validates the shared flags after parsing.
+func (sf *serveFlags) check() error {
+	if sf.poll < 0 || sf.poll > 0 && sf.poll < 100*time.Millisecond {
+		return usageError("--poll %s: give an interval of at least 100ms", sf.poll)
+	}
+	return nil
+}
+
+// newServer builds the one MCP server over the loaded vault (serve and
+// serve-http alike), follows the vault until ctx ends, and logs the
+// ready line.
+func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Logger, transport string) *tools.Server {
 	var w *watch.Watcher
 	if sf.watch || sf.poll > 0 {
 		w = watch.New(l.root, watch.Options{Poll: sf.poll, Logger: logger})
 	}
+	toolsLogger := logger
+	if transport == "http" {
+		// The SDK logs every stateless request's session at info level.
+		toolsLogger = slog.New(minLevel{logger.Handler(), slog.LevelWarn})
+	}
 	srv := tools.New(l.eng, tools.Options{
-		Version: version, Logger: logger, EnableWrite: sf.enableWrite,
+		Version: version, Logger: toolsLogger, EnableWrite: sf.enableWrite,
 		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
 		Reload:     l.Reload,
 		Live:       l.liveStatus(w),
 		DailyNotes: tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
 	})
 	l.onSwap = srv.Swap
-	warnUnknownTools(srv, sf, logger)
+	warnUnknownTools(srv, *sf, logger)
 	if w != nil {
-		ctx, stop := context.WithCancel(ctx)
-		defer stop()
 		go w.Run(ctx, l.Apply)
 	}
 	snap := l.eng.Snapshot()
@@ -70,11 +101,8 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
-		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(sf), "load_ms", l.took.Milliseconds(), "transport", "stdio")
-	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	return nil
+		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "transport", transport)
+	return srv
 }
 
 // liveMode is how serve follows the vault, for the ready line.

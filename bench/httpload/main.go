@@ -1,0 +1,351 @@
+// Command httpload is a bounded load generator for `enquire-mcp
+// serve-http`: N concurrent MCP clients over Streamable HTTP run a mix of
+// 70 % obsidian_search, 20 % obsidian_read_note and 10 % graph tools for a
+// fixed time (and at most a fixed number of calls), then report latency
+// percentiles per tool family, throughput, errors and the server's RSS.
+// It only talks to 127.0.0.1 / localhost. With --edit-vault it also
+// rewrites notes in a scratch copy of the vault while it runs, to load a
+// server that watches the vault.
+//
+//	ENQUIRE_HTTP_TOKEN=... go run ./bench/httpload --url http://127.0.0.1:8765/mcp \
+//	    --vault /path/to/vault --pid $(pgrep -n enquire-mcp) --clients 50 --duration 60s
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type config struct {
+	url, vault, tokenEnv string
+	clients, maxCalls    int
+	duration             time.Duration
+	pid                  int
+	seed                 uint64
+	// editVault, when set, is a (scratch copy of the) served vault in
+	// which a note is rewritten every editEvery during the run, for a
+	// server watching the vault (serve-http --watch).
+	editVault string
+	editEvery time.Duration
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.url, "url", "http://127.0.0.1:8765/mcp", "MCP endpoint (127.0.0.1 or localhost only)")
+	flag.StringVar(&c.vault, "vault", "", "the served vault (its note names make the queries and paths)")
+	flag.StringVar(&c.tokenEnv, "token-env", "ENQUIRE_HTTP_TOKEN", "environment variable holding the bearer token (empty value: no auth)")
+	flag.IntVar(&c.clients, "clients", 50, "concurrent clients, one MCP session each")
+	flag.DurationVar(&c.duration, "duration", 60*time.Second, "how long to run (at most 10m)")
+	flag.IntVar(&c.maxCalls, "max-calls", 1_000_000, "stop after this many calls in total")
+	flag.IntVar(&c.pid, "pid", 0, "server process id, to sample its RSS from /proc (0: skip)")
+	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
+	flag.StringVar(&c.editVault, "edit-vault", "", "a scratch copy of the served vault: rewrite notes under httpload-edits/ in it during the run (for a watching server)")
+	flag.DurationVar(&c.editEvery, "edit-every", 100*time.Millisecond, "with --edit-vault: time between edits")
+	flag.Parse()
+	if err := run(context.Background(), c, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "httpload:", err)
+		os.Exit(1)
+	}
+}
+
+// family is a kind of call measured apart.
+type family string
+
+const (
+	famSearch family = "search"
+	famRead   family = "read_note"
+	famGraph  family = "graph"
+)
+
+var graphTools = []string{"obsidian_get_backlinks", "obsidian_get_outbound_links", "obsidian_get_note_neighbors"}
+
+// sample is one finished call.
+type sample struct {
+	fam family
+	d   time.Duration
+	err bool
+}
+
+func run(ctx context.Context, c config, out io.Writer) error {
+	u, err := url.Parse(c.url)
+	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
+		return fmt.Errorf("--url %q: only loopback targets are allowed", c.url)
+	}
+	if c.duration <= 0 || c.duration > 10*time.Minute || c.clients < 1 || c.clients > 1000 {
+		return errors.New("--duration must be in (0, 10m] and --clients in [1, 1000]")
+	}
+	notes, err := noteNames(c.vault)
+	if err != nil {
+		return err
+	}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.clients * 2}, Timeout: 60 * time.Second}
+	if tok := os.Getenv(c.tokenEnv); tok != "" {
+		hc.Transport = bearer{tok, hc.Transport}
+	}
+	sessions := make([]*mcp.ClientSession, c.clients)
+	for i := range sessions {
+		cl := mcp.NewClient(&mcp.Implementation{Name: "httpload", Version: "1"}, nil)
+		if sessions[i], err = cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url, HTTPClient: hc, DisableStandaloneSSE: true}, nil); err != nil {
+			return fmt.Errorf("client %d: connect: %w", i, err)
+		}
+		defer sessions[i].Close()
+	}
+	rssStart := rss(c.pid)
+	var rssMax atomic.Int64
+	rssMax.Store(rssStart)
+	stopRSS := make(chan struct{})
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopRSS:
+				return
+			case <-t.C:
+				if r := rss(c.pid); r > rssMax.Load() {
+					rssMax.Store(r)
+				}
+			}
+		}
+	}()
+
+	ctx, cancel := context.WithTimeout(ctx, c.duration)
+	defer cancel()
+	edits := make(chan editResult, 1)
+	go func() { edits <- edit(ctx, c.editVault, c.editEvery) }()
+	var budget atomic.Int64
+	budget.Store(int64(c.maxCalls))
+	results := make([][]sample, c.clients)
+	var firstErr sync.Once
+	var errMsg string
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i, cs := range sessions {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
+			for ctx.Err() == nil && budget.Add(-1) >= 0 {
+				fam, name, args := pick(rng, notes)
+				t0 := time.Now()
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+				d := time.Since(t0)
+				if ctx.Err() != nil && err != nil {
+					break // cut off by the end of the run, not a server error
+				}
+				bad := err != nil || res.IsError
+				if bad {
+					firstErr.Do(func() { errMsg = fmt.Sprintf("%s %v: %v %s", name, args, err, errText(res)) })
+				}
+				results[i] = append(results[i], sample{fam, d, bad})
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(stopRSS)
+	rssEnd := rss(c.pid)
+	report(out, c, results, elapsed, rssStart, rssMax.Load(), rssEnd, errMsg)
+	if e := <-edits; c.editVault != "" {
+		fmt.Fprintf(out, "edits: %d notes rewritten under %s", e.n, filepath.Join(c.editVault, editFolder))
+		if e.err != nil {
+			fmt.Fprintf(out, ", stopped by: %v", e.err)
+		}
+		fmt.Fprintln(out)
+	}
+	return nil
+}
+
+// editFolder is where --edit-vault edits happen (never existing notes).
+const editFolder = "httpload-edits"
+
+type editResult struct {
+	n   int
+	err error
+}
+
+// edit rewrites one of ten notes under editFolder every interval until
+// ctx ends, so a watching server reloads while it serves.
+func edit(ctx context.Context, vault string, every time.Duration) editResult {
+	if vault == "" || every <= 0 {
+		return editResult{}
+	}
+	dir := filepath.Join(vault, editFolder)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return editResult{err: err}
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	n := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return editResult{n: n}
+		case <-t.C:
+		}
+		body := fmt.Sprintf("---\ntags: [loadtest]\n---\n# Edit %d\n\nRewritten at %s, links to [[Edit %d]].\n", n, time.Now().Format(time.RFC3339Nano), (n+1)%10)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("Edit %d.md", n%10)), []byte(body), 0o644); err != nil {
+			return editResult{n: n, err: err}
+		}
+		n++
+	}
+}
+
+// pick draws one call of the 70/20/10 mix.
+func pick(rng *rand.Rand, notes []string) (family, string, map[string]any) {
+	note := notes[rng.IntN(len(notes))]
+	switch r := rng.IntN(100); {
+	case r < 70:
+		return famSearch, "obsidian_search", map[string]any{"query": query(rng, notes), "limit": 10}
+	case r < 90:
+		return famRead, "obsidian_read_note", map[string]any{"path": note}
+	default:
+		return famGraph, graphTools[rng.IntN(len(graphTools))], map[string]any{"path": note}
+	}
+}
+
+// query is one to three words taken from note titles, as a person would
+// type half-remembered names.
+func query(rng *rand.Rand, notes []string) string {
+	var words []string
+	for range 1 + rng.IntN(3) {
+		title := strings.TrimSuffix(filepath.Base(notes[rng.IntN(len(notes))]), ".md")
+		f := strings.Fields(title)
+		words = append(words, f[rng.IntN(len(f))])
+	}
+	return strings.Join(words, " ")
+}
+
+// noteNames lists the vault's notes (relative, slash-separated), skipping
+// hidden folders. Only names are read, never content.
+func noteNames(root string) ([]string, error) {
+	if root == "" {
+		return nil, errors.New("--vault is required")
+	}
+	var notes []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".md") && strings.TrimSpace(strings.TrimSuffix(d.Name(), ".md")) != "" {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			notes = append(notes, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vault %s: %w", root, err)
+	}
+	if len(notes) == 0 {
+		return nil, fmt.Errorf("vault %s: no notes", root)
+	}
+	slices.Sort(notes)
+	return notes, nil
+}
+
+// rss is the resident set of pid in bytes (0 when unknown).
+func rss(pid int) int64 {
+	if pid <= 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func errText(res *mcp.CallToolResult) string {
+	if res == nil || len(res.Content) == 0 {
+		return ""
+	}
+	if t, ok := res.Content[0].(*mcp.TextContent); ok {
+		return t.Text
+	}
+	return ""
+}
+
+func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, rssStart, rssMax, rssEnd int64, errMsg string) {
+	by := map[family][]time.Duration{}
+	var all []time.Duration
+	errs := 0
+	for _, rs := range results {
+		for _, s := range rs {
+			if s.err {
+				errs++
+				continue
+			}
+			by[s.fam] = append(by[s.fam], s.d)
+			all = append(all, s.d)
+		}
+	}
+	total := len(all) + errs
+	fmt.Fprintf(out, "clients %d, duration %s, calls %d, errors %d, throughput %.0f calls/s\n",
+		c.clients, elapsed.Round(time.Millisecond), total, errs, float64(total)/elapsed.Seconds())
+	for _, f := range []family{famSearch, famRead, famGraph, "all"} {
+		ds := by[f]
+		if f == "all" {
+			ds = all
+		}
+		if len(ds) == 0 {
+			continue
+		}
+		slices.Sort(ds)
+		fmt.Fprintf(out, "%-10s n=%-7d p50 %7.1f ms  p90 %7.1f ms  p99 %7.1f ms  max %7.1f ms\n", f, len(ds),
+			ms(pct(ds, 50)), ms(pct(ds, 90)), ms(pct(ds, 99)), ms(ds[len(ds)-1]))
+	}
+	if c.pid > 0 {
+		fmt.Fprintf(out, "server RSS: start %.1f MiB, max %.1f MiB, end %.1f MiB\n", mib(rssStart), mib(rssMax), mib(rssEnd))
+	}
+	if errMsg != "" {
+		fmt.Fprintf(out, "first error: %s\n", errMsg)
+	}
+}
+
+func pct(sorted []time.Duration, p int) time.Duration {
+	i := (len(sorted)*p + 99) / 100
+	return sorted[max(0, min(len(sorted)-1, i-1))]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// bearer adds the Authorization header.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}

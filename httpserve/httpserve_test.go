@@ -1,0 +1,476 @@
+package httpserve
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const testToken = "Xk3vQ9pL2mN8rT5wY7zA1bC4dE6fG0hJ-sU_qWeRtYu"
+
+type sleepIn struct {
+	MS int `json:"ms"`
+}
+
+type echoOut struct {
+	Text string `json:"text"`
+}
+
+// newMCP is a small MCP server: "echo" answers at once, "sleep" waits
+// for its argument (or until its context ends).
+func newMCP() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Text string `json:"text"`
+	}) (*mcp.CallToolResult, echoOut, error) {
+		return nil, echoOut{Text: in.Text}, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "sleep"}, func(ctx context.Context, _ *mcp.CallToolRequest, in sleepIn) (*mcp.CallToolResult, echoOut, error) {
+		select {
+		case <-time.After(time.Duration(in.MS) * time.Millisecond):
+			return nil, echoOut{Text: "slept"}, nil
+		case <-ctx.Done():
+			return nil, echoOut{}, fmt.Errorf("sleep: %w", ctx.Err())
+		}
+	})
+	return srv
+}
+
+// start serves cfg on a fresh 127.0.0.1 port; stop shuts it down and
+// returns Serve's error.
+func start(t *testing.T, cfg Config) (s *Server, base string, stop func() error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = New(cfg)
+	s.Attach(newMCP())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, TLS{}) }()
+	var once sync.Once
+	var serr error
+	stop = func() error {
+		once.Do(func() { cancel(); serr = <-done })
+		return serr
+	}
+	t.Cleanup(func() { stop() })
+	return s, "http://" + ln.Addr().String(), stop
+}
+
+const (
+	initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	echoBody = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`
+)
+
+func sleepBody(ms int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":%d}}}`, ms)
+}
+
+type req struct {
+	method, path, body string
+	header             map[string]string
+	host               string
+}
+
+type resp struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func do(t *testing.T, base string, r req) resp {
+	t.Helper()
+	if r.method == "" {
+		r.method = http.MethodPost
+	}
+	if r.path == "" {
+		r.path = MCPPath
+	}
+	hr, err := http.NewRequest(r.method, base+r.path, strings.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.method == http.MethodPost {
+		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set("Accept", "application/json, text/event-stream")
+	}
+	for k, v := range r.header {
+		hr.Header.Set(k, v)
+	}
+	if r.host != "" {
+		hr.Host = r.host
+	}
+	res, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return resp{res.StatusCode, res.Header, string(b)}
+}
+
+func authz(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+
+func TestPolicy(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, CORSOrigins: []string{"https://app.example"}, MaxBodyBytes: 4096})
+	tests := []struct {
+		name       string
+		req        req
+		status     int
+		header     string // a response header that must be set
+		bodySubstr string
+	}{
+		{"health without auth", req{method: "GET", path: "/health"}, 200, "", `"ok"`},
+		{"ready without auth", req{method: "GET", path: "/ready"}, 200, "", `"ready"`},
+		{"no token", req{body: echoBody}, 401, "WWW-Authenticate", ""},
+		{"wrong token", req{body: echoBody, header: authz(strings.ToUpper(testToken))}, 401, "WWW-Authenticate", ""},
+		{"token of wrong length", req{body: echoBody, header: authz(testToken + "x")}, 401, "WWW-Authenticate", ""},
+		{"short token", req{body: echoBody, header: authz("abc")}, 401, "WWW-Authenticate", ""},
+		{"basic scheme", req{body: echoBody, header: map[string]string{"Authorization": "Basic " + testToken}}, 401, "WWW-Authenticate", ""},
+		{"good token", req{body: echoBody, header: authz(testToken)}, 200, "", "hello"},
+		{"initialize", req{body: initBody, header: authz(testToken)}, 200, "", "protocolVersion"},
+		{"bad host", req{body: echoBody, header: authz(testToken), host: "evil.example:80"}, 403, "", "host not allowed"},
+		{"bad host before auth", req{body: echoBody, host: "rebind.example"}, 403, "", "host not allowed"},
+		{"localhost host", req{body: echoBody, header: authz(testToken), host: "localhost:1234"}, 200, "", "hello"},
+		{"bad origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}}, 403, "", "origin not allowed"},
+		{"null origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "null"}}, 403, "", "origin not allowed"},
+		{"loopback origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://localhost:6274"}}, 200, "", "hello"},
+		{"listed origin gets CORS", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "https://app.example"}}, 200, "Access-Control-Allow-Origin", "hello"},
+		{"preflight for listed origin", req{method: "OPTIONS", header: map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}}, 204, "Access-Control-Allow-Headers", ""},
+		{"preflight for other origin", req{method: "OPTIONS", header: map[string]string{"Origin": "https://other.example"}}, 403, "", ""},
+		{"oversized body", req{body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", 5000) + `"}}`, header: authz(testToken)}, 413, "", "too large"},
+		{"resource metadata", req{method: "GET", path: "/.well-known/oauth-protected-resource/mcp"}, 200, "", `"bearer_methods_supported":["header"]`},
+		{"unknown path", req{method: "GET", path: "/vault", header: authz(testToken)}, 404, "", ""},
+		{"GET in stateless mode", req{method: "GET", header: map[string]string{"Authorization": "Bearer " + testToken, "Accept": "text/event-stream"}}, 405, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := do(t, base, tt.req)
+			if r.status != tt.status {
+				t.Fatalf("status %d, want %d; body %q", r.status, tt.status, r.body)
+			}
+			if tt.header != "" && r.header.Get(tt.header) == "" {
+				t.Fatalf("no %s header; headers %v", tt.header, r.header)
+			}
+			if !strings.Contains(r.body, tt.bodySubstr) {
+				t.Fatalf("body %q lacks %q", r.body, tt.bodySubstr)
+			}
+			if tt.status == 401 && !strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://127.0.0.1:`) {
+				t.Fatalf("WWW-Authenticate = %q", r.header.Get("WWW-Authenticate"))
+			}
+			if tt.name == "preflight for other origin" && r.header.Get("Access-Control-Allow-Origin") != "" {
+				t.Fatal("CORS header for an unlisted origin")
+			}
+		})
+	}
+}
+
+func TestLoadingUntilAttached(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Token: testToken})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, TLS{}) }()
+	defer func() { cancel(); <-done }()
+	base := "http://" + ln.Addr().String()
+	if r := do(t, base, req{method: "GET", path: "/health"}); r.status != 200 {
+		t.Fatalf("health while loading: %d", r.status)
+	}
+	if r := do(t, base, req{method: "GET", path: "/ready"}); r.status != 503 || !strings.Contains(r.body, "loading") {
+		t.Fatalf("ready while loading: %d %s", r.status, r.body)
+	}
+	if r := do(t, base, req{body: echoBody}); r.status != 401 {
+		t.Fatalf("auth comes first even while loading: %d", r.status)
+	}
+	if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 503 || r.header.Get("Retry-After") == "" {
+		t.Fatalf("call while loading: %d %v", r.status, r.header)
+	}
+	s.Attach(newMCP())
+	if r := do(t, base, req{method: "GET", path: "/ready"}); r.status != 200 {
+		t.Fatalf("ready after attach: %d", r.status)
+	}
+	if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 200 || !strings.Contains(r.body, "hello") {
+		t.Fatalf("call after attach: %d %s", r.status, r.body)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, RatePerMinute: 60, Burst: 3})
+	var got []int
+	for range 5 {
+		r := do(t, base, req{body: echoBody, header: authz(testToken)})
+		got = append(got, r.status)
+		if r.status == 429 && r.header.Get("Retry-After") != "1" {
+			t.Fatalf("Retry-After = %q, want 1", r.header.Get("Retry-After"))
+		}
+	}
+	if fmt.Sprint(got) != "[200 200 200 429 429]" {
+		t.Fatalf("statuses %v", got)
+	}
+	// The limit is per token: unauthenticated attempts do not spend it,
+	// and /health is never limited.
+	if r := do(t, base, req{method: "GET", path: "/health"}); r.status != 200 {
+		t.Fatalf("health %d", r.status)
+	}
+}
+
+func TestRateLimitDisabled(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, RatePerMinute: 0})
+	for i := range 50 {
+		if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 200 {
+			t.Fatalf("request %d: %d", i, r.status)
+		}
+	}
+}
+
+func TestNoAuthKeysRateByIP(t *testing.T) {
+	_, base, _ := start(t, Config{RatePerMinute: 60, Burst: 1})
+	if r := do(t, base, req{body: echoBody}); r.status != 200 {
+		t.Fatalf("first: %d %s", r.status, r.body)
+	}
+	if r := do(t, base, req{body: echoBody}); r.status != 429 {
+		t.Fatalf("second: %d", r.status)
+	}
+	if r := do(t, base, req{method: "GET", path: "/.well-known/oauth-protected-resource"}); r.status != 404 {
+		t.Fatalf("metadata without auth: %d", r.status)
+	}
+}
+
+func TestConcurrencyLimitAndDeadline(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, MaxConcurrent: 1, QueueTimeout: 50 * time.Millisecond, RequestTimeout: 300 * time.Millisecond})
+	started := time.Now()
+	var wg sync.WaitGroup
+	var slow resp
+	wg.Go(func() { slow = do(t, base, req{body: sleepBody(10000), header: authz(testToken)}) })
+	time.Sleep(100 * time.Millisecond)
+	busy := do(t, base, req{body: echoBody, header: authz(testToken)})
+	wg.Wait()
+	if busy.status != 503 || busy.header.Get("Retry-After") == "" {
+		t.Fatalf("second request: %d %v, want 503 with Retry-After", busy.status, busy.header)
+	}
+	if took := time.Since(started); took > 3*time.Second {
+		t.Fatalf("a 10 s call held the worker %s despite the 300 ms deadline", took)
+	}
+	if strings.Contains(slow.body, "slept") {
+		t.Fatalf("slow call finished: %q", slow.body)
+	}
+	if r := do(t, base, req{body: echoBody, header: authz(testToken)}); r.status != 200 {
+		t.Fatalf("after the deadline the slot is free again: %d", r.status)
+	}
+}
+
+// TestReadTimeoutOnlyBoundsReading: a call that runs longer than the read
+// timeout (but within the request deadline) completes.
+func TestReadTimeoutOnlyBoundsReading(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, ReadTimeout: 200 * time.Millisecond, RequestTimeout: 5 * time.Second})
+	if r := do(t, base, req{body: sleepBody(700), header: authz(testToken)}); r.status != 200 || !strings.Contains(r.body, "slept") {
+		t.Fatalf("long call: %d %q", r.status, r.body)
+	}
+}
+
+// TestSlowClientIsCut: a client that sends its body slower than the
+// read timeout allows is disconnected (slowloris).
+func TestSlowClientIsCut(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, ReadTimeout: 300 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{", testToken)
+	started := time.Now()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, _ := io.ReadAll(conn) // the server must give up and close
+	if took := time.Since(started); took > 3*time.Second {
+		t.Fatalf("slow client held the connection %s", took)
+	}
+	if strings.Contains(string(b), "200 OK") {
+		t.Fatalf("incomplete body served: %q", b)
+	}
+}
+
+func TestShutdownDrainsInFlight(t *testing.T) {
+	_, base, stop := start(t, Config{Token: testToken})
+	var wg sync.WaitGroup
+	var slow resp
+	wg.Go(func() { slow = do(t, base, req{body: sleepBody(600), header: authz(testToken)}) })
+	time.Sleep(150 * time.Millisecond)
+	if err := stop(); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	wg.Wait()
+	if slow.status != 200 || !strings.Contains(slow.body, "slept") {
+		t.Fatalf("in-flight call: %d %q", slow.status, slow.body)
+	}
+	if _, err := http.Get(base + "/health"); err == nil {
+		t.Fatal("still accepting after shutdown")
+	}
+}
+
+// initSession opens a stateful session with a raw initialize.
+func initSession(t *testing.T, base string) (string, resp) {
+	t.Helper()
+	r := do(t, base, req{body: initBody, header: authz(testToken)})
+	return r.header.Get("Mcp-Session-Id"), r
+}
+
+func TestSessions(t *testing.T) {
+	s, base, _ := start(t, Config{Token: testToken, Stateful: true, SessionIdle: 300 * time.Millisecond, MaxSessions: 2})
+	id1, r1 := initSession(t, base)
+	id2, _ := initSession(t, base)
+	if r1.status != 200 || id1 == "" || id2 == "" || id1 == id2 {
+		t.Fatalf("sessions %q %q (%d %s)", id1, id2, r1.status, r1.body)
+	}
+	if _, r := initSession(t, base); r.status != 503 || r.header.Get("Retry-After") == "" {
+		t.Fatalf("over the cap: %d %v", r.status, r.header)
+	}
+	// A session is usable, then ends with DELETE, freeing a place.
+	call := req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Mcp-Session-Id": id1}}
+	if r := do(t, base, call); r.status != 200 && r.status != 202 {
+		t.Fatalf("call in session: %d %s", r.status, r.body)
+	}
+	if r := do(t, base, req{method: "DELETE", header: map[string]string{"Authorization": "Bearer " + testToken, "Mcp-Session-Id": id1}}); r.status != 204 {
+		t.Fatalf("DELETE: %d", r.status)
+	}
+	if r := do(t, base, call); r.status != 404 {
+		t.Fatalf("ended session: %d", r.status)
+	}
+	// Idle sessions expire.
+	waitFor(t, 3*time.Second, func() bool { return s.Sessions() == 0 })
+	if r := do(t, base, req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Mcp-Session-Id": id2}}); r.status != 404 {
+		t.Fatalf("expired session: %d", r.status)
+	}
+}
+
+// TestAbandonedSessionsAreReaped opens 100 sessions with the SDK client,
+// never closes them, and checks the idle timeout reaps them all.
+func TestAbandonedSessionsAreReaped(t *testing.T) {
+	t.Parallel()
+	const idle = 4 * time.Second // long enough to open all 100 on a busy machine
+	s, base, _ := start(t, Config{Token: testToken, Stateful: true, SessionIdle: idle, MaxSessions: 200, RatePerMinute: 0})
+	ctx := context.Background()
+	opened := time.Now()
+	hc := &http.Client{Transport: headerTransport{"Authorization": "Bearer " + testToken}}
+	for i := range 100 {
+		c := mcp.NewClient(&mcp.Implementation{Name: "abandoner", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + MCPPath, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		_ = cs // abandoned: never closed
+	}
+	if n, took := s.Sessions(), time.Since(opened); n != 100 {
+		t.Fatalf("%d live sessions after opening 100 in %s, want 100", n, took)
+	}
+	waitFor(t, 3*idle, func() bool { return s.Sessions() == 0 })
+}
+
+func waitFor(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s", limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// headerTransport adds headers to every request.
+type headerTransport map[string]string
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestSDKClientOverHTTP(t *testing.T) {
+	for _, stateful := range []bool{false, true} {
+		t.Run(fmt.Sprint("stateful=", stateful), func(t *testing.T) {
+			_, base, _ := start(t, Config{Token: testToken, Stateful: stateful})
+			ctx := context.Background()
+			c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+			hc := &http.Client{Transport: headerTransport{"Authorization": "Bearer " + testToken}}
+			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + MCPPath, HTTPClient: hc}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+			if err != nil || res.IsError {
+				t.Fatalf("%v %+v", err, res)
+			}
+			if m, _ := res.StructuredContent.(map[string]any); m["text"] != "hi" {
+				t.Fatalf("result %+v", res.StructuredContent)
+			}
+			// Without the token the client cannot even connect.
+			_, err = mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + MCPPath}, nil)
+			if err == nil {
+				t.Fatal("connected without a token")
+			}
+		})
+	}
+}
+
+func TestCheckToken(t *testing.T) {
+	gen, err := GenerateToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tok string
+		ok  bool
+	}{
+		{gen, true},
+		{testToken, true},
+		{"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", true}, // 32 bytes hex
+		{"0123456789abcdef0123456789abcdef", false},                                // 16 bytes hex
+		{"correct-horse", false},
+		{strings.Repeat("a", 100), false},
+		{strings.Repeat("ab", 40), false},
+		{"", false},
+		{"has space " + testToken, false},
+	}
+	for _, tt := range tests {
+		if err := CheckToken(tt.tok); (err == nil) != tt.ok {
+			t.Errorf("CheckToken(%q) = %v, want ok=%v", tt.tok, err, tt.ok)
+		}
+	}
+	if a, b := gen, must(GenerateToken()); a == b || len(a) != 43 {
+		t.Fatalf("tokens %q %q", a, b)
+	}
+}
+
+func must(s string, err error) string {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func TestIsLoopback(t *testing.T) {
+	for in, want := range map[string]bool{
+		"127.0.0.1:8765": true, "localhost": true, "[::1]:80": true, "::1": true, "127.1.2.3": true,
+		"0.0.0.0:8765": false, ":8765": false, "192.168.1.2:80": false, "example.com": false,
+	} {
+		if got := IsLoopback(in); got != want {
+			t.Errorf("IsLoopback(%q) = %v", in, got)
+		}
+	}
+}
