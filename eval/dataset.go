@@ -74,6 +74,8 @@ func Load(ctx context.Context, dir, split, tmpDir string) (*Dataset, error) {
 	return d, nil
 }
 
+// readQrels reads BEIR (tab-separated, ids taken as they are) or TREC
+// (whitespace-separated, ids unescaped with UnescapeDocID) judgements.
 func readQrels(path string) (Qrels, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -87,6 +89,12 @@ func readQrels(path string) (Qrels, error) {
 		fields := strings.Fields(text)
 		if strings.Contains(text, "\t") { // BEIR: tab-separated, ids may hold spaces
 			fields = strings.Split(strings.TrimRight(text, "\r"), "\t")
+		} else {
+			// Whitespace-separated (TREC) qrels can only carry an id with
+			// spaces escaped, as WriteRun writes them: "My%20Note.md".
+			for i := range fields {
+				fields[i] = UnescapeDocID(fields[i])
+			}
 		}
 		switch len(fields) {
 		case 3: // BEIR: query-id corpus-id score

@@ -3,7 +3,7 @@ package rankers
 import "math"
 
 // NoteVectors is the forward view of a TFIDF's note index: each note's
-// stored, L2-normalised tf-idf vector (all fields, the field weights the
+// stored tf-idf vector, L2-normalised (all fields, the field weights the
 // index was built with), terms in ascending id order. It answers "which
 // notes are like this one" from the stored vectors, without analysing any
 // text again. Build it once per index with [TFIDF.NoteVectors]; it is
@@ -12,6 +12,10 @@ type NoteVectors struct {
 	t       *TFIDF
 	terms   [][]uint32
 	weights [][]float32
+	// unit scales a note's stored posting weights (divided by the pivoted
+	// norm, see pivoted) back to a unit vector, so that similarity between
+	// notes stays a true cosine.
+	unit []float32
 }
 
 // NoteVectors builds the forward index in one pass over the note postings
@@ -23,15 +27,26 @@ func (t *TFIDF) NoteVectors() *NoteVectors {
 			counts[p.doc]++
 		}
 	}
-	v := &NoteVectors{t: t, terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes)}
+	v := &NoteVectors{t: t, terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes), unit: make([]float32, t.numNotes)}
 	for doc, c := range counts {
 		v.terms[doc] = make([]uint32, 0, c)
 		v.weights[doc] = make([]float32, 0, c)
 	}
+	sq := make([]float64, t.numNotes)
 	for id, ps := range t.notes { // ascending term ids: every vector comes out sorted
 		for _, p := range ps {
 			v.terms[p.doc] = append(v.terms[p.doc], uint32(id))
 			v.weights[p.doc] = append(v.weights[p.doc], p.w)
+			sq[p.doc] += float64(p.w) * float64(p.w)
+		}
+	}
+	for doc, ws := range v.weights {
+		if sq[doc] == 0 {
+			continue
+		}
+		v.unit[doc] = float32(1 / math.Sqrt(sq[doc]))
+		for i := range ws {
+			ws[i] *= v.unit[doc]
 		}
 	}
 	return v
@@ -55,7 +70,7 @@ func (v *NoteVectors) Cosines(note int, dst []float32) {
 	for i, id := range v.terms[note] {
 		w := ws[i]
 		for _, p := range v.t.notes[id] {
-			dst[p.doc] += w * p.w
+			dst[p.doc] += w * p.w * v.unit[p.doc]
 		}
 	}
 }

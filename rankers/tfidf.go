@@ -28,7 +28,8 @@ type FieldWeights struct {
 var DefaultFieldWeights = FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 2, Properties: 1, Body: 1}
 
 // TFIDF is the always-available lexical signal: sublinear tf, smoothed idf,
-// L2-normalised vectors, scored as a cosine through an inverted index. It
+// vectors divided by their pivoted L2 norm (see pivoted), scored as a dot
+// product through an inverted index. It
 // indexes notes (all fields) and chunks (chunk text plus its title and
 // heading path) with one vocabulary and one idf. A TFIDF is immutable and
 // safe for concurrent use.
@@ -116,7 +117,8 @@ type idCount struct {
 	tf float32
 }
 
-// invert turns tf vectors into normalised tf-idf postings.
+// invert turns tf vectors into tf-idf postings divided by the pivoted
+// norm of their document (see pivoted).
 func (t *TFIDF) invert(vecs [][]idCount) [][]posting {
 	counts := make([]int32, len(t.idf))
 	for _, v := range vecs {
@@ -128,6 +130,7 @@ func (t *TFIDF) invert(vecs [][]idCount) [][]posting {
 	for id, c := range counts {
 		post[id] = make([]posting, 0, c)
 	}
+	norms := make([]float64, len(vecs))
 	for doc, v := range vecs {
 		var norm float64
 		for j, e := range v {
@@ -135,10 +138,14 @@ func (t *TFIDF) invert(vecs [][]idCount) [][]posting {
 			v[j].tf = w
 			norm += float64(w) * float64(w)
 		}
-		if norm == 0 {
+		norms[doc] = math.Sqrt(norm)
+	}
+	pivot := meanPositive(norms)
+	for doc, v := range vecs {
+		if norms[doc] == 0 {
 			continue // nothing weighted (every field weight 0): no postings
 		}
-		inv := float32(1 / math.Sqrt(norm))
+		inv := float32(1 / pivoted(norms[doc], pivot, PivotSlope))
 		for _, e := range v {
 			post[e.id] = append(post[e.id], posting{uint32(doc), e.tf * inv})
 		}
