@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 )
 
@@ -47,7 +48,8 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	snap := l.eng.Snapshot()
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
-		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", "stdio")
+		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", "stdio",
+		"query_text_sent_to", sentTo(l.eng))
 	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -62,4 +64,14 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// sentTo says, for the ready line, where search query text goes: "none"
+// (nothing leaves the machine) or the remote embedding model's ID, which
+// holds its host.
+func sentTo(eng *search.Engine) string {
+	if r := eng.RemoteEmbeddings(); r != "" {
+		return r
+	}
+	return "none"
 }
