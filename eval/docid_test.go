@@ -74,3 +74,27 @@ func TestRunRoundTripsThroughTRECQrels(t *testing.T) {
 		t.Fatalf("BEIR qrels %v", ds.Qrels)
 	}
 }
+
+// TestVaultAsLinkFile loads a dataset whose vault is a symlink flattened
+// into a plain file naming the folder.
+func TestVaultAsLinkFile(t *testing.T) {
+	root := writeFiles(t, map[string]string{
+		"vaults/v/Note One.md": "apple pie",
+		"set/queries.jsonl":    `{"_id": "q1", "text": "apple"}` + "\n",
+		"set/qrels/test.tsv":   "q1\tNote One.md\t1\n",
+		"set/vault":            "../vaults/v\n",
+		"bad/queries.jsonl":    `{"_id": "q1", "text": "apple"}` + "\n",
+		"bad/qrels/test.tsv":   "q1\tNote One.md\t1\n",
+		"bad/vault":            "../vaults/missing\n",
+	})
+	ds, err := Load(context.Background(), root+"/set", "test", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Vault != root+"/vaults/v" {
+		t.Fatalf("vault %q", ds.Vault)
+	}
+	if _, err := Load(context.Background(), root+"/bad", "test", t.TempDir()); err == nil || !strings.Contains(err.Error(), "corpus.jsonl or a vault/ folder") {
+		t.Fatalf("a link file to a missing folder: err %v", err)
+	}
+}
