@@ -29,9 +29,9 @@ var DefaultFieldWeights = FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 
 
 // TFIDF is the always-available lexical signal: sublinear tf, smoothed idf,
 // vectors divided by their pivoted L2 norm (see pivoted), scored as a dot
-// product through an inverted index. It
-// indexes notes (all fields) and chunks (chunk text plus its title and
-// heading path) with one vocabulary and one idf. A TFIDF is immutable and
+// product through an inverted index. It indexes notes (all fields) and
+// chunks (chunk text plus its title and heading path) with one vocabulary
+// and one idf. A TFIDF is immutable and
 // safe for concurrent use.
 type TFIDF struct {
 	an        *analysis.Analyzer
