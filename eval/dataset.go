@@ -63,8 +63,8 @@ func Load(ctx context.Context, dir, split, tmpDir string) (*Dataset, error) {
 	if d.Queries, err = readQueries(filepath.Join(dir, "queries.jsonl"), qrels); err != nil {
 		return nil, err
 	}
-	if info, err := os.Stat(filepath.Join(dir, "vault")); err == nil && info.IsDir() {
-		d.Vault = filepath.Join(dir, "vault")
+	if v := vaultDir(dir); v != "" {
+		d.Vault = v
 		d.DocID = func(p string) string { return p }
 		return d, nil
 	}
@@ -74,6 +74,8 @@ func Load(ctx context.Context, dir, split, tmpDir string) (*Dataset, error) {
 	return d, nil
 }
 
+// readQrels reads BEIR (tab-separated, ids taken as they are) or TREC
+// (whitespace-separated, ids unescaped with UnescapeDocID) judgements.
 func readQrels(path string) (Qrels, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -87,6 +89,12 @@ func readQrels(path string) (Qrels, error) {
 		fields := strings.Fields(text)
 		if strings.Contains(text, "\t") { // BEIR: tab-separated, ids may hold spaces
 			fields = strings.Split(strings.TrimRight(text, "\r"), "\t")
+		} else {
+			// Whitespace-separated (TREC) qrels can only carry an id with
+			// spaces escaped, as WriteRun writes them: "My%20Note.md".
+			for i := range fields {
+				fields[i] = UnescapeDocID(fields[i])
+			}
 		}
 		switch len(fields) {
 		case 3: // BEIR: query-id corpus-id score
@@ -241,4 +249,37 @@ func (d *Dataset) Categories() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// vaultDir is the dataset's vault/ folder, "" if it has none. A vault
+// that is a symlink stored as a plain file holding the link's target (a
+// git checkout with core.symlinks=false, or a copy that flattened links,
+// as the shared vault-links sets are here) is followed too.
+func vaultDir(dir string) string {
+	p := filepath.Join(dir, "vault")
+	info, err := os.Stat(p)
+	if err != nil {
+		return ""
+	}
+	if info.IsDir() {
+		return p
+	}
+	if !info.Mode().IsRegular() || info.Size() > 4096 {
+		return ""
+	}
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	target := strings.TrimSpace(string(raw))
+	if target == "" || strings.ContainsAny(target, "\n\x00") {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, filepath.FromSlash(target))
+	}
+	if info, err := os.Stat(target); err == nil && info.IsDir() {
+		return target
+	}
+	return ""
 }

@@ -155,7 +155,9 @@ func Matrix() []Config {
 }
 
 // WriteRun writes rankings in TREC run format (qid Q0 docid rank score
-// tag). Scores are made strictly decreasing within a query (ties nudged by
+// tag). Document ids are escaped with EscapeDocID, so a note path with
+// spaces stays one field ("My%20Note.md"); whitespace-separated qrels are
+// read back through UnescapeDocID. Scores are made strictly decreasing within a query (ties nudged by
 // 1e-9) so that tools sorting by score keep our order.
 func WriteRun(w io.Writer, rankings []Ranking, tag string) error {
 	for _, r := range rankings {
@@ -166,7 +168,7 @@ func WriteRun(w io.Writer, rankings []Ranking, tag string) error {
 				s = prev - 1e-9
 			}
 			prev = s
-			if _, err := fmt.Fprintf(w, "%s Q0 %s %d %.9f %s\n", r.QueryID, d, i+1, s, tag); err != nil {
+			if _, err := fmt.Fprintf(w, "%s Q0 %s %d %.9f %s\n", EscapeDocID(r.QueryID), EscapeDocID(d), i+1, s, tag); err != nil {
 				return err
 			}
 		}

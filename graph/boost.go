@@ -17,7 +17,7 @@ type BoostOptions struct {
 }
 
 // DefaultBoost is what obsidian_search uses.
-var DefaultBoost = BoostOptions{Depth: 30, Strength: 0.1}
+var DefaultBoost = BoostOptions{Depth: rankers.BoostDepth, Strength: rankers.BoostStrength}
 
 // Boost moves up items that other top items link to. Among the first Depth
 // items, an item's gain is Strength × its score × w, where w (capped at 1)

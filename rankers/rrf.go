@@ -5,9 +5,6 @@ import (
 	"slices"
 )
 
-// DefaultRRFK is the usual Reciprocal Rank Fusion constant.
-const DefaultRRFK = 60
-
 // Ranked is one signal's ranked list.
 type Ranked struct {
 	Signal     string

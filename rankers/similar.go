@@ -7,7 +7,7 @@ import (
 )
 
 // NoteVectors is the forward view of a TFIDF's note index: each note's
-// stored, L2-normalised tf-idf vector (all fields, the field weights the
+// tf-idf vector, L2-normalised (all fields, the field weights the
 // index was built with), terms in ascending id order. It answers "which
 // notes are like this one" from the stored vectors, without analysing any
 // text again. Build it once per index with [TFIDF.NoteVectors]; it is
@@ -29,6 +29,14 @@ func (t *TFIDF) NoteVectors() *NoteVectors {
 			counts[t.noteDocs[p.doc].note]++
 		}
 	}
+	// Similarity between notes is a true cosine: unit vectors, not the
+	// pivoted weights search ranks with.
+	unit := make([]float32, len(t.noteDocs))
+	for i, d := range t.noteDocs {
+		if n := d.sums.norm(a); d.note >= 0 && n > 0 {
+			unit[i] = float32(1 / n)
+		}
+	}
 	v := &NoteVectors{post: make([][]posting, nTerms), terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes)}
 	for doc, c := range counts {
 		v.terms[doc] = make([]uint32, 0, c)
@@ -43,7 +51,7 @@ func (t *TFIDF) NoteVectors() *NoteVectors {
 		post := make([]posting, len(ps))
 		for j, p := range ps {
 			note := t.noteDocs[p.doc].note
-			w := p.tf * idf * t.noteInv[p.doc]
+			w := p.tf * idf * unit[p.doc]
 			post[j] = posting{uint32(note), w}
 			v.terms[note] = append(v.terms[note], uint32(id))
 			v.weights[note] = append(v.weights[note], w)

@@ -28,7 +28,8 @@ type FieldWeights struct {
 var DefaultFieldWeights = FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 2, Properties: 1, Body: 1}
 
 // TFIDF is the always-available lexical signal: sublinear tf, smoothed idf,
-// L2-normalised vectors, scored as a cosine through an inverted index. It
+// vectors divided by their pivoted L2 norm (see pivoted), scored as a dot
+// product through an inverted index. It
 // indexes notes (all fields) and chunks (chunk text plus its title and
 // heading path) with one vocabulary and one idf. A TFIDF is immutable and
 // safe for concurrent use; [TFIDF.Update] makes a new one for a changed
@@ -54,8 +55,8 @@ type TFIDF struct {
 	noteDocs  []noteDoc
 	chunkDocs []chunkDoc
 	slotOf    []int32   // note id → slot
-	noteInv   []float32 // note slot → 1/norm (0: dead or empty)
-	chunkInv  []float32 // chunk slot → 1/norm
+	noteInv   []float32 // note slot → 1/pivoted norm (0: dead or empty)
+	chunkInv  []float32 // chunk slot → 1/pivoted norm
 	numNotes  int
 	pool      *sync.Pool // *accumulator
 }
@@ -75,9 +76,10 @@ type chunkDoc struct {
 // normSums are S0, S1 and S2 of a document (see TFIDF).
 type normSums struct{ s0, s1, s2 float64 }
 
-func (s normSums) inv(a float64) float32 {
+// norm is the document's L2 norm with A = a.
+func (s normSums) norm(a float64) float64 {
 	if sq := a*a*s.s0 - 2*a*s.s1 + s.s2; sq > 0 {
-		return float32(1 / math.Sqrt(sq))
+		return math.Sqrt(sq)
 	}
 	return 0
 }
@@ -177,21 +179,37 @@ func pick[T any](all []T, ids []int) []T {
 	return out
 }
 
-// norms computes every document's inverse norm for the current N.
+// norms computes every document's inverse norm for the current N:
+// pivoted (see pivoted), with the mean norm of the live notes, and of the
+// live chunks, as the pivots.
 func (t *TFIDF) norms() {
-	a := math.Log(1+float64(t.numNotes)) + 1
-	t.noteInv = make([]float32, len(t.noteDocs))
+	a := t.a()
+	notes := make([]float64, len(t.noteDocs))
 	for i, d := range t.noteDocs {
 		if d.note >= 0 {
-			t.noteInv[i] = d.sums.inv(a)
+			notes[i] = d.sums.norm(a)
 		}
 	}
-	t.chunkInv = make([]float32, len(t.chunkDocs))
+	chunks := make([]float64, len(t.chunkDocs))
 	for i, d := range t.chunkDocs {
 		if t.noteDocs[d.slot].note >= 0 {
-			t.chunkInv[i] = d.sums.inv(a)
+			chunks[i] = d.sums.norm(a)
 		}
 	}
+	t.noteInv = invPivoted(notes)
+	t.chunkInv = invPivoted(chunks)
+}
+
+// invPivoted is 1 / the pivoted norm of each positive norm (0 stays 0).
+func invPivoted(norms []float64) []float32 {
+	pivot := meanPositive(norms)
+	inv := make([]float32, len(norms))
+	for i, n := range norms {
+		if n > 0 {
+			inv[i] = float32(1 / pivoted(n, pivot, PivotSlope))
+		}
+	}
+	return inv
 }
 
 // edit collects the posting changes of one Update per term, then applies

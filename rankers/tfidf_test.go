@@ -116,11 +116,13 @@ func notesOf(cands []rankers.Candidate) []int {
 	return out
 }
 
-// expectedCosine computes, independently of the index, the documented
-// TF-IDF cosine of every body-only note with query: tf counted over the
-// analyzed terms, weight (1+ln tf)·idf with idf = ln((1+N)/(1+df))+1, both
-// vectors L2-normalised, and query terms absent from the corpus ignored.
-func expectedCosine(an *analysis.Analyzer, bodies []string, query string) map[int]float64 {
+// expectedScore computes, independently of the index, the documented
+// TF-IDF score of every body-only note with query: tf counted over the
+// analyzed terms, weight (1+ln tf)·idf with idf = ln((1+N)/(1+df))+1, the
+// query vector L2-normalised, a note's vector divided by its pivoted norm
+// (1−slope)·pivot + slope·norm with pivot the mean norm (slope 1: plain
+// cosine), and query terms absent from the corpus ignored.
+func expectedScore(an *analysis.Analyzer, bodies []string, query string, slope float64) map[int]float64 {
 	n := len(bodies)
 	tfs := make([]map[string]float64, n)
 	df := map[string]int{}
@@ -134,7 +136,7 @@ func expectedCosine(an *analysis.Analyzer, bodies []string, query string) map[in
 		}
 	}
 	idf := func(term string) float64 { return math.Log(float64(1+n)/float64(1+df[term])) + 1 }
-	weigh := func(tf map[string]float64) map[string]float64 {
+	weigh := func(tf map[string]float64) (map[string]float64, float64) {
 		v := map[string]float64{}
 		var norm float64
 		for term, f := range tf {
@@ -142,10 +144,7 @@ func expectedCosine(an *analysis.Analyzer, bodies []string, query string) map[in
 			v[term] = w
 			norm += w * w
 		}
-		for term := range v {
-			v[term] /= math.Sqrt(norm)
-		}
-		return v
+		return v, math.Sqrt(norm)
 	}
 	qtf := map[string]float64{}
 	for _, term := range an.Terms(nil, query, analysis.Query) {
@@ -153,10 +152,21 @@ func expectedCosine(an *analysis.Analyzer, bodies []string, query string) map[in
 			qtf[term]++
 		}
 	}
-	q := weigh(qtf)
+	q, qnorm := weigh(qtf)
+	for term := range q {
+		q[term] /= qnorm
+	}
+	var pivot float64
+	for i := range bodies {
+		_, norm := weigh(tfs[i])
+		pivot += norm / float64(n)
+	}
 	out := map[int]float64{}
 	for i := range bodies {
-		d := weigh(tfs[i])
+		d, norm := weigh(tfs[i])
+		for term := range d {
+			d[term] /= (1-slope)*pivot + slope*norm
+		}
 		var dot float64
 		for term, w := range q {
 			dot += w * d[term]
@@ -175,12 +185,15 @@ var fruitBodies = []string{
 	"cherry date elderberry",
 }
 
-func TestTFIDFExactCosine(t *testing.T) {
+// TestTFIDFExactScores checks the index against an independent oracle,
+// and the oracle (at slope 1, plain cosine) against values worked out by
+// hand.
+func TestTFIDFExactScores(t *testing.T) {
 	c := build(t, fruitBodies...)
 	tests := []struct {
 		query string
-		// hand, when set, is the expected score of some notes worked out
-		// by hand from the formulas.
+		// hand, when set, is the cosine of some notes worked out by hand
+		// from the formulas.
 		hand map[int]float64
 	}{
 		{query: "apple", hand: map[int]float64{
@@ -202,12 +215,13 @@ func TestTFIDFExactCosine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			want := expectedCosine(c.an, fruitBodies, tt.query)
+			cosine := expectedScore(c.an, fruitBodies, tt.query, 1)
 			for note, h := range tt.hand {
-				if math.Abs(want[note]-h) > 1e-12 {
-					t.Fatalf("test oracle disagrees with hand value for note %d: %v vs %v", note, want[note], h)
+				if math.Abs(cosine[note]-h) > 1e-12 {
+					t.Fatalf("test oracle disagrees with hand value for note %d: %v vs %v", note, cosine[note], h)
 				}
 			}
+			want := expectedScore(c.an, fruitBodies, tt.query, rankers.PivotSlope)
 			for _, block := range []bool{false, true} {
 				got := c.rank(t, rankers.Request{Query: tt.query, Block: block})
 				if len(got) != len(want) {
@@ -284,12 +298,25 @@ func TestTFIDFFieldWeights(t *testing.T) {
 	// is 6: idf ln(8/7)+1) except note 6; check the simple ones exactly.
 	// cosine of a zebra tf with apple and banana (both tf 1, zebra and
 	// apple have idf 1).
-	cosWith := func(tf, idfBanana float64) float64 {
+	// The score is w/((1−s)·pivot + s·norm), pivot the mean of the notes'
+	// norms (see pivoted in pivot.go).
+	s := rankers.PivotSlope
+	norm := func(tf, idfBanana float64) float64 {
 		w := 1 + math.Log(tf)
-		return w / math.Sqrt(w*w+1+idfBanana*idfBanana)
+		return math.Sqrt(w*w + 1 + idfBanana*idfBanana)
 	}
-	cos := func(tf float64) float64 { return cosWith(tf, math.Log(8.0/7)+1) }
-	want := map[int]float64{0: cos(1), 1: cos(3), 2: cos(3), 3: cos(3), 4: cos(2), 5: cos(1)}
+	score := func(tf, norm, pivot float64) float64 { return (1 + math.Log(tf)) / ((1-s)*pivot + s*norm) }
+	ib := math.Log(8.0/7) + 1
+	tfs := []float64{1, 3, 3, 3, 2, 1}
+	var pivot float64
+	for _, tf := range tfs {
+		pivot += norm(tf, ib) / 7
+	}
+	pivot += math.Sqrt(math.Pow(1+math.Log(7), 2)+1) / 7 // note 6: zebra tf 7, apple
+	want := map[int]float64{}
+	for i, tf := range tfs {
+		want[i] = score(tf, norm(tf, ib), pivot)
+	}
 	for _, g := range got {
 		if w, ok := want[g.Note]; ok && math.Abs(g.Score-w) > eps {
 			t.Errorf("note %d: score %.7f, want %.7f", g.Note, g.Score, w)
@@ -305,10 +332,13 @@ func TestTFIDFFieldWeights(t *testing.T) {
 	if len(flatGot) != 6 {
 		t.Fatalf("flat weights: %d candidates, want 6", len(flatGot))
 	}
+	// Six notes, every term in all six: idf 1; note 3's heading is also a
+	// body line (zebra tf 2).
+	flatPivot := (5*norm(1, 1) + norm(2, 1)) / 6
 	for _, g := range flatGot {
-		w := cosWith(1, 1) // six notes, every term in all six: idf 1
+		w := score(1, norm(1, 1), flatPivot)
 		if g.Note == 3 {
-			w = cosWith(2, 1) // the heading is also a body line
+			w = score(2, norm(2, 1), flatPivot)
 		}
 		if math.Abs(g.Score-w) > eps {
 			t.Errorf("flat weights: note %d score %.7f, want %.7f", g.Note, g.Score, w)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
@@ -44,4 +45,23 @@ func (e *Engine) Info() Info {
 		}
 	}
 	return info
+}
+
+// RemoteEmbeddings names the embedding server that every search query's
+// text is sent to, when the embeddings signal runs on a remote model
+// (ollama:, openai:): its model ID, which holds the host. It is "" when
+// no text leaves the machine (no embeddings, the built-in model or a
+// model2vec model).
+func (e *Engine) RemoteEmbeddings() string {
+	emb := e.Embeddings()
+	if emb == nil {
+		return ""
+	}
+	m := emb.Model()
+	for _, p := range []string{"ollama:", "openai:"} {
+		if strings.HasPrefix(m.ID, p) || strings.HasPrefix(m.Alias, p) {
+			return m.ID
+		}
+	}
+	return ""
 }

@@ -11,8 +11,10 @@ import (
 const builtinModelPrefix = "builtin:"
 
 // DefaultWeights are the RRF weights used when neither the server's
-// configuration nor the request sets them. They were learned on SciFact
-// train and enquire-bench (docs/benchmarks.md has the grids): BM25 counts
+// configuration nor the request sets them (the values are in
+// rankers/tuning.go). They were chosen by hand from about ten settings
+// tried on SciFact train, enquire-bench and vault-links (docs/benchmarks.md
+// has the grids), not learned: BM25 counts
 // twice as much as TF-IDF, the two lexical signals being largely redundant
 // and BM25 the better one on long texts; a dense model of unknown quality
 // (Ollama, OpenAI-compatible, model2vec) weighs like TF-IDF. The built-in
@@ -21,9 +23,10 @@ const builtinModelPrefix = "builtin:"
 // Equal-weight RRF is one flag away (--rrf-weights
 // bm25=1,tfidf=1,embeddings=1).
 func DefaultWeights(embedderID string) map[string]float64 {
-	w := map[string]float64{rankers.SignalBM25: 2, rankers.SignalTFIDF: 1, rankers.SignalEmbeddings: 1}
+	w := map[string]float64{rankers.SignalBM25: rankers.WeightBM25, rankers.SignalTFIDF: rankers.WeightTFIDF,
+		rankers.SignalEmbeddings: rankers.WeightEmbeddings}
 	if strings.HasPrefix(embedderID, builtinModelPrefix) {
-		w[rankers.SignalEmbeddings] = 0
+		w[rankers.SignalEmbeddings] = rankers.WeightBuiltinEmbeddings
 	}
 	return w
 }

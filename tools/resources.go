@@ -34,16 +34,20 @@ type VaultInfo struct {
 	PDFsIndexed     int      `json:"pdfs_indexed" jsonschema:"PDFs whose text is searchable (--include-pdfs)."`
 	Signals         []string `json:"signals" jsonschema:"Search signals available: tfidf, bm25, embeddings."`
 	EmbeddingModel  string   `json:"embedding_model,omitempty" jsonschema:"Model of the embeddings signal, when loaded."`
-	WriteEnabled    bool     `json:"write_enabled"`
-	Version         string   `json:"version"`
-	Tools           []string `json:"tools" jsonschema:"Registered tools."`
-	NoteResources   string   `json:"note_resources" jsonschema:"How resources/list lists notes."`
-	LoadedAt        string   `json:"loaded_at" jsonschema:"When the vault snapshot was loaded, RFC 3339."`
-	Live            string   `json:"live" jsonschema:"How changes made outside the server are followed: watch (file events), poll (periodic scan) or off."`
-	LastChange      string   `json:"last_change,omitempty" jsonschema:"When a change to the vault was last applied, RFC 3339 UTC."`
-	PrivacyRules    bool     `json:"privacy_rules" jsonschema:"Whether privacy rules (exclude globs, allow list, .enquire/ignore, frontmatter marker) are active."`
-	HiddenNotes     int      `json:"hidden_notes" jsonschema:"How many notes (and searchable PDFs) the privacy rules hide; never which."`
-	HiddenFiles     int      `json:"hidden_files" jsonschema:"How many other files (attachments) the privacy rules hide."`
+	// SignalWeights and QueryTextSentTo say how a search ranks and what
+	// leaves the machine, so a client need not trust the README.
+	SignalWeights   map[string]float64 `json:"signal_weights" jsonschema:"RRF weight of each available signal; a signal weighted 0 is reported per hit but does not move hits."`
+	QueryTextSentTo string             `json:"query_text_sent_to,omitempty" jsonschema:"The remote embedding server every search query's text is sent to (and changed notes' text after a write), when the embeddings use a remote model; absent when no text leaves the machine."`
+	WriteEnabled    bool               `json:"write_enabled"`
+	Version         string             `json:"version"`
+	Tools           []string           `json:"tools" jsonschema:"Registered tools."`
+	NoteResources   string             `json:"note_resources" jsonschema:"How resources/list lists notes."`
+	LoadedAt        string             `json:"loaded_at" jsonschema:"When the vault snapshot was loaded, RFC 3339."`
+	Live            string             `json:"live" jsonschema:"How changes made outside the server are followed: watch (file events), poll (periodic scan) or off."`
+	LastChange      string             `json:"last_change,omitempty" jsonschema:"When a change to the vault was last applied, RFC 3339 UTC."`
+	PrivacyRules    bool               `json:"privacy_rules" jsonschema:"Whether privacy rules (exclude globs, allow list, .enquire/ignore, frontmatter marker) are active."`
+	HiddenNotes     int                `json:"hidden_notes" jsonschema:"How many notes (and searchable PDFs) the privacy rules hide; never which."`
+	HiddenFiles     int                `json:"hidden_files" jsonschema:"How many other files (attachments) the privacy rules hide."`
 }
 
 // addResources registers obsidian://vault/info and lists the notes as
@@ -94,6 +98,12 @@ func (s *Server) vaultInfo() VaultInfo {
 			info.PDFCount++
 		}
 	}
+	info.SignalWeights = map[string]float64{}
+	weights := e.Weights()
+	for _, sig := range info.Signals {
+		info.SignalWeights[sig] = weights[sig]
+	}
+	info.QueryTextSentTo = e.RemoteEmbeddings()
 	if emb := e.Embeddings(); emb != nil {
 		m := emb.Model()
 		info.EmbeddingModel = m.ID

@@ -46,6 +46,11 @@ func TestVaultInfoResource(t *testing.T) {
 				info.WriteEnabled != tt.write || info.Version != "test" || !strings.Contains(info.NoteResources, "every markdown note") {
 				t.Fatalf("info %+v", info)
 			}
+			// Every available signal has its weight; the toy model is
+			// local, so no query text leaves the machine.
+			if len(info.SignalWeights) != len(tt.signals) || info.SignalWeights["tfidf"] != 1 || info.QueryTextSentTo != "" {
+				t.Fatalf("signal_weights %v, query_text_sent_to %q", info.SignalWeights, info.QueryTextSentTo)
+			}
 			if !slices.Equal(info.Tools, srv.Registered()) || !slices.Contains(info.Tools, "obsidian_list_notes") || !slices.Contains(info.Tools, "obsidian_read_note") {
 				t.Fatalf("tools %q, registered %q", info.Tools, srv.Registered())
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
@@ -101,7 +102,8 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
-		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "transport", transport)
+		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "transport", transport,
+		"query_text_sent_to", sentTo(l.eng))
 	return srv
 }
 
@@ -124,4 +126,14 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// sentTo says, for the ready line, where search query text goes: "none"
+// (nothing leaves the machine) or the remote embedding model's ID, which
+// holds its host.
+func sentTo(eng *search.Engine) string {
+	if r := eng.RemoteEmbeddings(); r != "" {
+		return r
+	}
+	return "none"
 }

@@ -234,37 +234,49 @@ func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, src index.
 	l.logger.Log(ctx, level, "index synced", "file", l.ix.Path(), "added", l.sync.Added, "updated", l.sync.Updated,
 		"deleted", l.sync.Deleted, "unchanged", l.sync.Unchanged, "chunks", l.sync.Chunks, "ms", l.sync.Duration.Milliseconds())
 	logPurge(l.logger, l.sync)
-	if err := l.embed(ctx, src, embedAlias, reload); err != nil {
+	model, err := l.embed(ctx, src, embedAlias, reload)
+	if err != nil {
 		if embedAlias != "" && !reload {
 			return err
 		}
 		// Vectors of changed chunks are missing: embeddings still rank
 		// everything else, and the next reload or build-embeddings retries.
 		l.logger.Warn("embedding changed chunks failed", "err", err)
+		return nil
+	}
+	if embedAlias != "" && model != nil {
+		// The vectors were just built with this model (eval's fresh
+		// index): the model opened before the sync found none and left the
+		// signal off, so serve it from now on.
+		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = model, embedAlias, nil
+		opts.Embedder, opts.EmbedderAlias, opts.EmbedderErr = model, embedAlias, nil
 	}
 	return nil
 }
 
 // embed computes missing vectors: with the named model, or with the model
-// already serving (so edits keep the embeddings complete).
-func (l *loaded) embed(ctx context.Context, src index.Source, alias string, reload bool) error {
+// already serving (so edits keep the embeddings complete). It returns the
+// model it used, nil when it embedded nothing.
+func (l *loaded) embed(ctx context.Context, src index.Source, alias string, reload bool) (embed.Embedder, error) {
 	model := l.searchOpts.Embedder
 	if alias != "" {
 		var err error
 		if model, err = l.flags.embed.open(ctx, alias); err != nil {
-			return err
+			return nil, err
 		}
 	} else if model != nil {
 		alias = l.searchOpts.EmbedderAlias
 		if !reload && remoteModel(alias) {
-			return nil
+			return nil, nil
 		}
 	}
 	if model == nil {
-		return nil
+		return nil, nil
 	}
-	_, err := l.ix.BuildEmbeddings(ctx, src, model, alias, 0, nil)
-	return err
+	if _, err := l.ix.BuildEmbeddings(ctx, src, model, alias, 0, nil); err != nil {
+		return nil, err
+	}
+	return model, nil
 }
 
 func remoteModel(alias string) bool {

@@ -1,0 +1,37 @@
+package rankers
+
+// The ranking constants of obsidian_search, in one place. Every value here
+// was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
+// and commands); change one only with a new measurement. The per-field
+// TF-IDF weights are DefaultFieldWeights (tfidf.go); BM25's column weights
+// live with the FTS5 query (index/query.go), the one place SQLite reads
+// them.
+const (
+	// DefaultRRFK is the usual Reciprocal Rank Fusion constant:
+	// score = Σ weight_s / (DefaultRRFK + rank_s). Lower values (20, 5)
+	// were measured and did not help.
+	DefaultRRFK = 60
+
+	// PivotSlope is the slope of TF-IDF's pivoted length normalisation
+	// (see pivoted): 1 is plain cosine. 0.5 was the best of 1, 0.7, 0.5,
+	// 0.4, 0.3 summed over the tuning sets (vault-links, SciFact train,
+	// enquire-bench).
+	PivotSlope = 0.5
+
+	// WeightBM25, WeightTFIDF and WeightEmbeddings are the default RRF
+	// weights (search.DefaultWeights). They were picked by hand from a
+	// handful of settings on the tuning sets, not learned.
+	WeightBM25       = 2
+	WeightTFIDF      = 1
+	WeightEmbeddings = 1
+	// WeightBuiltinEmbeddings is the weight of the built-in GloVe model:
+	// 0, because every positive weight lowered nDCG@10 on the tuning sets
+	// (it still reports its rank in per_signal).
+	WeightBuiltinEmbeddings = 0
+
+	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
+	// the top BoostDepth fused hits take part, and a hit gains at most
+	// BoostStrength of its own score.
+	BoostDepth    = 30
+	BoostStrength = 0.1
+)
