@@ -6,8 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/enquire-mcp/enquire-mcp/stdio"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 )
 
@@ -48,7 +47,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", "stdio")
-	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	if err := srv.MCP().Run(ctx, stdio.Std(logger)); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
