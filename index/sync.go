@@ -35,6 +35,8 @@ type Source struct {
 	Keep func(path string) bool
 	// rows, when set, delivers the stored file rows read during the walk.
 	rows func() (map[string]fileRow, error)
+	// gen is the sync generation rows were read at (see syncGeneration).
+	gen string
 }
 
 // DiskSource walks the vault and reads only the files a sync asks for:
@@ -46,6 +48,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		err  error
 	}
 	pre := make(chan fetched, 1)
+	gen := ix.syncGeneration()
 	go func() { // the stored state is read while the disk is walked
 		rows, err := ix.fileRows(ctx)
 		pre <- fetched{rows, err}
@@ -64,7 +67,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		}
 	}
 	rows := func() (map[string]fileRow, error) { return f.rows, f.err }
-	return Source{Files: files, Warnings: warnings, rows: rows, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	return Source{Files: files, Warnings: warnings, rows: rows, gen: gen, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		if vault.IsPDF(f.Path) {
 			return pdfs.Read(ctx, f)
 		}
@@ -122,8 +125,14 @@ const batchSize = 256
 func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total int)) (Stats, error) {
 	start := time.Now()
 	st := Stats{Warnings: src.Warnings}
+	unlock, err := ix.lockSync(ctx, ix.lockWait)
+	if err != nil {
+		return st, err
+	}
+	defer unlock()
 	fetch := src.rows
-	if fetch == nil {
+	if fetch == nil || src.gen != ix.syncGeneration() { // another sync ran since: reread
+
 		fetch = func() (map[string]fileRow, error) { return ix.fileRows(ctx) }
 	}
 	rows, err := fetch()
