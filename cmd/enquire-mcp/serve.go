@@ -15,6 +15,7 @@ type serveFlags struct {
 	enableWrite         bool
 	enabled, disabled   string
 	dailyFolder, dailyF string
+	maxReply            int
 }
 
 func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
@@ -27,6 +28,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
 	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
 	fs.StringVar(&sf.dailyF, "daily-format", "", "moment.js name format of daily notes (default: from .obsidian/daily-notes.json, else YYYY-MM-DD)")
+	fs.IntVar(&sf.maxReply, "max-reply-bytes", tools.DefaultMaxReplyBytes, "byte budget of one tool reply; a bigger reply is an error that says how to page")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,8 +41,9 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	srv := tools.New(l.eng, tools.Options{
 		Version: version, Logger: logger, EnableWrite: sf.enableWrite,
 		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
-		Reload:     l.Reload,
-		DailyNotes: tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
+		Reload:        l.Reload,
+		DailyNotes:    tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
+		MaxReplyBytes: sf.maxReply, MaxFileSize: vf.maxFileSize,
 	})
 	warnUnknownTools(srv, sf, logger)
 	snap := l.eng.Snapshot()
