@@ -15,13 +15,13 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-// bigNoteVault is a copy of the fixture plus Big.md: 50,000 lines (about
-// 2.4 MB), every tenth with a wikilink, and Huge.md over the default size cap.
+// bigNoteVault is a copy of the fixture plus Big.md: 20,000 lines (about
+// 1 MB), every tenth with a wikilink, and Huge.md over the default size cap.
 func bigNoteVault(t *testing.T) (root, body string) {
 	t.Helper()
 	root = vaulttest.Copy(t, "../testdata/vault")
 	var b strings.Builder
-	for i := range 50000 {
+	for i := range 20000 {
 		if i%1000 == 0 {
 			fmt.Fprintf(&b, "## Part %d\n", i/1000)
 			continue
@@ -48,7 +48,8 @@ func replyBytes(t *testing.T, res *mcp.CallToolResult) int {
 	return len(b)
 }
 
-// TestReadNotePages: a 2 MB, 50k-line note comes back in pages under the
+// TestReadNotePages: a 1 MB, 20k-line note (its reply would be twice the
+// budget: the JSON goes out as text and structured content) comes back in pages under the
 // reply budget, truncated with next_offset until the last, and the pages
 // put together are the body exactly.
 func TestReadNotePages(t *testing.T) {
@@ -145,12 +146,12 @@ func TestTooLargeNoteSaysSo(t *testing.T) {
 	}
 }
 
-// TestRejectedArgumentsNotEchoed: a 3 MiB argument never comes back
+// TestRejectedArgumentsNotEchoed: a 2 MiB argument never comes back
 // whole; the error quotes at most about 200 characters of it (and any
 // error reply is cut to maxErrorBytes).
 func TestRejectedArgumentsNotEchoed(t *testing.T) {
 	cs := connect(t)
-	huge := strings.Repeat("ab", 3<<19) // 3 MiB, three times the reply budget
+	huge := strings.Repeat("ab", 2<<19) // 2 MiB, twice the reply budget
 	for _, c := range []struct {
 		tool string
 		args map[string]any

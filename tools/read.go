@@ -23,10 +23,10 @@ import (
 
 // ReadNoteInput names a note by path or by title.
 type ReadNoteInput struct {
-	Path    string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
-	Title   string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; today, yesterday, tomorrow and daily (= today) name daily notes when no note has that name."`
-	Format  string `json:"format,omitempty" jsonschema:"full (default): body and links; map: an outline without the body: headings with section sizes, frontmatter keys, link, embed and tag counts."`
-	Section string `json:"section,omitempty" jsonschema:"Only this section: a heading's text or its path under parent headings (Heading/Sub), case-insensitive; from the heading to the next heading of the same or a higher level. Headings and links are then those of the section; frontmatter and tags stay the note's."`
+	Path     string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
+	Title    string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; today, yesterday, tomorrow and daily (= today) name daily notes when no note has that name."`
+	Format   string `json:"format,omitempty" jsonschema:"full (default): body and links; map: an outline without the body: headings with section sizes, frontmatter keys, link, embed and tag counts."`
+	Section  string `json:"section,omitempty" jsonschema:"Only this section: a heading's text or its path under parent headings (Heading/Sub), case-insensitive; from the heading to the next heading of the same or a higher level. Headings and links are then those of the section; frontmatter and tags stay the note's."`
 	Offset   int    `json:"offset,omitempty" jsonschema:"Byte offset in the body (the section's text with section) to start at: the next_offset of the previous page."`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"Most body bytes to return (1024-4194304, default 262144); a longer body is cut at a line break and truncated is true."`
 }

@@ -20,9 +20,9 @@ const (
 	// readMaxItems bounds the headings and links of one page: a page of
 	// short lines full of links would otherwise outgrow the reply budget
 	// through its link list (each link is ~200 bytes of JSON, twice).
-	readMaxItems = 1000
-	readMinMaxBytes     = 1 << 10
-	readMaxMaxBytes     = 4 << 20
+	readMaxItems    = 1000
+	readMinMaxBytes = 1 << 10
+	readMaxMaxBytes = 4 << 20
 )
 
 // pageBody cuts out.Body to the page at offset and fills the paging
