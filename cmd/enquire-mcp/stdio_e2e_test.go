@@ -21,6 +21,7 @@ func TestServeSurvivesBadLines(t *testing.T) {
 		`not json`, `null`, `[]`, `123`, `{}`, `{"jsonrpc":"1.0","id":2,"method":"ping"}`,
 		`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, `{"jsonrpc":"2.0","id":{"o":1},"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":4,"method":"ping"}{"jsonrpc":"2.0","id":5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"pad":"` + strings.Repeat("x", 9<<20) + `"}}`, // over the 8 MiB cap
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":123456789012345678901,"method":"tools/call","params":{"name":"obsidian_search","arguments":{"query":"chlorophyll","limit":2}}}`,
 	}
@@ -53,7 +54,7 @@ func TestServeSurvivesBadLines(t *testing.T) {
 			ok[string(r.ID)] = true
 		}
 	}
-	want := []int{-32700, -32600, -32600, -32600, -32600, -32600, -32600, -32600, -32700}
+	want := []int{-32700, -32600, -32600, -32600, -32600, -32600, -32600, -32600, -32700, -32600}
 	if len(errs) != len(want) {
 		t.Fatalf("error codes %v, want %v\nstderr: %s", errs, want, stderr.String())
 	}
