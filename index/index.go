@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/ext/fts5"
@@ -69,6 +70,10 @@ type Index struct {
 	readers   chan *sqlite3.Conn
 	closed    chan struct{}
 	closeOnce sync.Once
+
+	health   health
+	lockWait func(lockFile string)
+	created  bool // the file was empty on open
 }
 
 // DefaultPath is the index file of a vault: the user cache dir,
@@ -88,18 +93,45 @@ func DefaultPath(vaultRoot string) (string, error) {
 // is set. A foreign SQLite file gives ErrForeign; a file that is not a
 // database is an error unless rebuild is set (then it is replaced).
 func Open(ctx context.Context, path string, s Settings, rebuild bool) (*Index, error) {
+	return OpenWait(ctx, path, s, rebuild, nil)
+}
+
+// OpenWait is Open, calling wait (if set) with the lock file's path when
+// another process holds the index (syncing it) and Open has to wait; the
+// index's later syncs report waits to it too.
+func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait func(lockFile string)) (*Index, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{}), lockWait: wait}
+	// Opening may create or reset the file: one process at a time.
+	unlock, err := ix.lockSync(ctx, wait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := prepareFile(path, rebuild); err != nil {
 		return nil, err
 	}
-	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{})}
 	w, err := openConn(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	ix.write = w
 	if err := ix.checkSchema(rebuild); err != nil {
-		w.Close()
-		return nil, err
+		if !IsCorrupt(err) || !ix.ours() {
+			ix.write.Close()
+			return nil, err
+		}
+		if err := ix.reset(ctx, err.Error()); err != nil {
+			return nil, errors.Join(err, ix.closeWrite())
+		}
+	} else if ix.Rebuilt == "" && !ix.created {
+		if why := ix.quickCheck(ctx); why != "" {
+			if err := ix.reset(ctx, why); err != nil {
+				return nil, errors.Join(err, ix.closeWrite())
+			}
+		}
 	}
 	for i := range cap(ix.readers) {
 		r, err := openConn(ctx, path)
@@ -149,22 +181,31 @@ func openConn(ctx context.Context, path string) (*sqlite3.Conn, error) {
 		return nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	uri := (&url.URL{Scheme: "file", OmitHost: true, Path: filepath.ToSlash(abs), RawQuery: "modeof=" + url.QueryEscape(abs)}).String()
-	c, err := sqlite3.OpenContext(ctx, uri)
-	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	err = errors.Join(
-		registerFTS(c),
-		c.BusyTimeout(10e9),
+	// Setting WAL mode meets SQLITE_BUSY without calling the busy handler
+	// while another process closes its last connection (it checkpoints
+	// and removes the WAL then): retry that for as long as a busy wait.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := sqlite3.OpenContext(ctx, uri)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %w", path, err)
+		}
 		// secure_delete zeroes deleted content, so text the privacy rules
 		// purge is not left in free pages (VACUUM then drops those pages).
-		c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA secure_delete=ON`),
-	)
-	if err != nil {
+		err = errors.Join(
+			registerFTS(c),
+			c.BusyTimeout(10e9),
+			c.Exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA secure_delete=ON`),
+		)
+		if err == nil {
+			return c, nil
+		}
 		c.Close()
-		return nil, fmt.Errorf("index %s: %w", path, describe(err))
+		if !errors.Is(err, sqlite3.BUSY) || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("index %s: %w", path, describe(err))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	return c, nil
 }
 
 func registerFTS(c *sqlite3.Conn) error { return fts5.Register(c) }
@@ -190,6 +231,7 @@ func (ix *Index) checkSchema(rebuild bool) error {
 	}
 	switch {
 	case empty:
+		ix.created = true
 		return ix.create()
 	case appID != applicationID:
 		return fmt.Errorf("index %s: %w (application id %#x); pass another --index-file", ix.path, ErrForeign, appID)
@@ -314,6 +356,13 @@ func (ix *Index) create() error {
 func (ix *Index) tx(fn func(*sqlite3.Conn) error) (err error) {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
+	if err := ix.damagedErr(); err != nil {
+		return err
+	}
+	if ix.write == nil {
+		return fmt.Errorf("index %s: closed", ix.path)
+	}
+	defer func() { err = ix.noteDamage(err) }()
 	if err := ix.write.Exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
@@ -367,9 +416,15 @@ func (ix *Index) reader(ctx context.Context, fn func(*sqlite3.Conn) error) error
 		return ctx.Err()
 	}
 	defer func() { ix.readers <- c }()
+	if c == nil {
+		return fmt.Errorf("index %s: connection lost in a failed swap; restart the server", ix.path)
+	}
+	if err := ix.damagedErr(); err != nil {
+		return err
+	}
 	old := c.SetInterrupt(ctx)
 	defer c.SetInterrupt(old)
-	return fn(c)
+	return ix.noteDamage(fn(c))
 }
 
 // Check verifies the file (SQLite's integrity check) and the FTS5 index

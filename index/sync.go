@@ -43,6 +43,8 @@ type Source struct {
 	// hidden, when set, names more files the privacy rules hide (the notes
 	// a snapshot dropped for their frontmatter marker).
 	hidden func(path string) bool
+	// gen is the sync generation rows were read at (see syncGeneration).
+	gen string
 }
 
 // DiskSource walks the vault and reads only the files a sync asks for:
@@ -54,6 +56,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		err  error
 	}
 	pre := make(chan fetched, 1)
+	gen := ix.syncGeneration()
 	go func() { // the stored state is read while the disk is walked
 		rows, err := ix.fileRows(ctx)
 		pre <- fetched{rows, err}
@@ -72,7 +75,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		}
 	}
 	rows := func() (map[string]fileRow, error) { return f.rows, f.err }
-	return Source{Files: files, Warnings: warnings, rows: rows, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	return Source{Files: files, Warnings: warnings, rows: rows, gen: gen, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		if vault.IsPDF(f.Path) {
 			return pdfs.Read(ctx, f)
 		}
@@ -154,10 +157,15 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	if src.Privacy != nil { // a warning names its file
 		st.Warnings = slices.DeleteFunc(slices.Clone(st.Warnings), func(w vault.Warning) bool { return src.Privacy.Excluded(w.Path) })
 	}
+	unlock, err := ix.lockSync(ctx, ix.lockWait)
+	if err != nil {
+		return st, err
+	}
+	defer unlock()
 	fetch := src.rows
 	if src.Scope != nil {
 		fetch = func() (map[string]fileRow, error) { return ix.fileRowsUnder(ctx, src.Scope) }
-	} else if fetch == nil {
+	} else if fetch == nil || src.gen != ix.syncGeneration() { // another sync ran since: reread
 		fetch = func() (map[string]fileRow, error) { return ix.fileRows(ctx) }
 	}
 	rows, err := fetch()

@@ -25,6 +25,8 @@ const (
 	unresolvedDefaultLimit = 50
 	unresolvedMaxLimit     = 2000
 	unresolvedTargetsMax   = 100
+	outboundDefaultLimit   = 1000
+	outboundMaxLimit       = 5000
 	neighborsDefault       = 20
 	neighborsMax           = 100
 	findPathMaxDepth       = 10
@@ -73,6 +75,8 @@ type OutboundLinksInput struct {
 	Title             string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]."`
 	IncludeEmbeds     *bool  `json:"include_embeds,omitempty" jsonschema:"Include ![[embeds]] (default true)."`
 	IncludeUnresolved *bool  `json:"include_unresolved,omitempty" jsonschema:"Include links to notes that do not exist (default true)."`
+	Limit             int    `json:"limit,omitempty" jsonschema:"Links per page (1-5000, default 1000)."`
+	Cursor            string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page."`
 }
 
 // OutboundLinksOutput lists a note's links.
@@ -80,6 +84,9 @@ type OutboundLinksOutput struct {
 	Path  string         `json:"path"`
 	Title string         `json:"title"`
 	Links []OutboundLink `json:"links" jsonschema:"In document order."`
+	// Total counts the links on every page.
+	Total      int    `json:"total" jsonschema:"Links on every page."`
+	NextCursor string `json:"next_cursor" jsonschema:"Pass as cursor for the next page; empty on the last page."`
 }
 
 // OutboundLink is one link of a note with its resolution and the title
@@ -358,6 +365,10 @@ func (s *Server) addBacklinks(c *linkCache) {
 // outbound answers obsidian_get_outbound_links from the snapshot's
 // resolution, so it matches the graph exactly.
 func (ix *linkIndex) outbound(in OutboundLinksInput) (OutboundLinksOutput, error) {
+	offset, size, err := linkPage("outbound", in.Limit, outboundDefaultLimit, outboundMaxLimit, in.Cursor)
+	if err != nil {
+		return OutboundLinksOutput{}, err
+	}
 	id, err := ix.findNote(in.Path, in.Title)
 	if err != nil {
 		return OutboundLinksOutput{}, err
@@ -369,8 +380,12 @@ func (ix *linkIndex) outbound(in OutboundLinksInput) (OutboundLinksOutput, error
 		if (l.Embed && !embeds) || (l.Kind == vault.LinkUnresolved && !unresolved) {
 			continue
 		}
-		out.Links = append(out.Links, OutboundLink{LinkInfo: linkInfo(l), ResolvedTitle: ix.titleOf(l)})
+		if out.Total >= offset && out.Total < offset+size {
+			out.Links = append(out.Links, OutboundLink{LinkInfo: linkInfo(l), ResolvedTitle: ix.titleOf(l)})
+		}
+		out.Total++
 	}
+	out.NextCursor = linkNextCursor("outbound", offset, size, out.Total)
 	return out, nil
 }
 
@@ -390,6 +405,7 @@ func (s *Server) addOutboundLinks(c *linkCache) {
 	in := inputSchema[OutboundLinksInput]()
 	linkBoolDefault(in.Properties["include_embeds"], true)
 	linkBoolDefault(in.Properties["include_unresolved"], true)
+	setRange(in.Properties["limit"], 1, outboundMaxLimit, outboundDefaultLimit)
 	out := outputSchema[OutboundLinksOutput]()
 	out.Properties["links"].Items.Properties["status"].Enum = []any{string(vault.LinkNote), string(vault.LinkAttachment), string(vault.LinkUnresolved)}
 	addTool(s, &mcp.Tool{

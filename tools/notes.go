@@ -113,7 +113,7 @@ func parseTime(arg, v string, loc *time.Location) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%s: cannot parse %q; use RFC 3339 (2026-03-10T14:00:00Z) or a date (2026-03-10)", arg, v)
+	return time.Time{}, fmt.Errorf("%s: cannot parse %s; use RFC 3339 (2026-03-10T14:00:00Z) or a date (2026-03-10)", arg, quote(v))
 }
 
 func (s *Server) noteQuery(in ListNotesInput, now time.Time) (noteQuery, error) {
@@ -164,7 +164,7 @@ func parseOrder(sortArg, orderArg string) (listOrder, error) {
 	case "path":
 		o.key = byPath
 	default:
-		return o, fmt.Errorf("sort must be mtime, title or path, got %q", sortArg)
+		return o, fmt.Errorf("sort must be mtime, title or path, got %s", quote(sortArg))
 	}
 	switch strings.ToLower(strings.TrimSpace(orderArg)) {
 	case "":
@@ -173,7 +173,7 @@ func parseOrder(sortArg, orderArg string) (listOrder, error) {
 	case "desc":
 		o.desc = true
 	default:
-		return o, fmt.Errorf("order must be asc or desc, got %q", orderArg)
+		return o, fmt.Errorf("order must be asc or desc, got %s", quote(orderArg))
 	}
 	return o, nil
 }

@@ -24,10 +24,12 @@ import (
 
 // ReadNoteInput names a note by path or by title.
 type ReadNoteInput struct {
-	Path    string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
-	Title   string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; today, yesterday, tomorrow and daily (= today) name daily notes when no note has that name."`
-	Format  string `json:"format,omitempty" jsonschema:"full (default): body and links; map: an outline without the body: headings with section sizes, frontmatter keys, link, embed and tag counts."`
-	Section string `json:"section,omitempty" jsonschema:"Only this section: a heading's text or its path under parent headings (Heading/Sub), case-insensitive; from the heading to the next heading of the same or a higher level. Headings and links are then those of the section; frontmatter and tags stay the note's."`
+	Path     string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
+	Title    string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; today, yesterday, tomorrow and daily (= today) name daily notes when no note has that name."`
+	Format   string `json:"format,omitempty" jsonschema:"full (default): body and links; map: an outline without the body: headings with section sizes, frontmatter keys, link, embed and tag counts."`
+	Section  string `json:"section,omitempty" jsonschema:"Only this section: a heading's text or its path under parent headings (Heading/Sub), case-insensitive; from the heading to the next heading of the same or a higher level. Headings and links are then those of the section; frontmatter and tags stay the note's."`
+	Offset   int    `json:"offset,omitempty" jsonschema:"Byte offset in the body (the section's text with section) to start at: the next_offset of the previous page."`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"Most body bytes to return (1024-4194304, default 262144); a longer body is cut at a line break and truncated is true."`
 }
 
 // ReadNoteOutput is a parsed note.
@@ -45,6 +47,10 @@ type ReadNoteOutput struct {
 	AgeDays     int             `json:"age_days"`
 	Format      string          `json:"format" jsonschema:"full or map."`
 	Stale       string          `json:"stale,omitempty" jsonschema:"Set when the file cannot be read now (deleted, grown past the size cap, unreadable) and this is the copy from the last load: says why."`
+	// Paging of the body (full format).
+	Offset     int  `json:"offset,omitempty" jsonschema:"Byte offset in the body where this page starts."`
+	Truncated  bool `json:"truncated" jsonschema:"The body continues past this page: call again with offset = next_offset. Headings and links of a page are those of its lines."`
+	NextOffset int  `json:"next_offset,omitempty" jsonschema:"Offset of the next page when truncated."`
 	// Section fields, when a section was asked for.
 	Section   string `json:"section,omitempty" jsonschema:"The section returned: its heading path."`
 	LineStart int    `json:"line_start,omitempty" jsonschema:"First file line of the section (its heading), 1-based."`
@@ -79,7 +85,7 @@ func linkInfo(l vault.Link) LinkInfo {
 // errNotFound is the one message for a missing note and for a path that
 // escapes the vault, so probing reveals nothing outside it.
 func errNotFound(ref string, suggestions []string) error {
-	msg := fmt.Sprintf("note not found: %q", ref)
+	msg := "note not found: " + quote(ref)
 	if len(suggestions) > 0 {
 		msg += "; did you mean: " + strings.Join(suggestions, ", ")
 	}
@@ -120,6 +126,9 @@ func openNoteStale(snap *vault.Snapshot, p, title string) (n *vault.Note, raw, s
 	}
 	if n, raw, stale := currentNoteStale(snap, rel); n != nil {
 		return n, raw, stale, nil
+	}
+	if err := tooLarge(snap, rel, title); err != nil {
+		return nil, "", "", err
 	}
 	return nil, "", "", errNotFound(ref, snap.Suggest(ref, 5))
 }
@@ -287,7 +296,7 @@ func checkFormat(f string) (string, error) {
 	case formatMap:
 		return formatMap, nil
 	}
-	return "", fmt.Errorf("format must be full or map, got %q", f)
+	return "", fmt.Errorf("format must be full or map, got %s", quote(f))
 }
 
 func nonNil[T any](s []T) []T {
@@ -329,6 +338,14 @@ func (s *Server) addRead() {
 		}
 		out, err := renderNote(e, n, format, in.Section)
 		out.Stale = stale
+		if err != nil || format != formatFull {
+			return nil, out, err
+		}
+		first := n.BodyLine
+		if out.Section != "" {
+			first = out.LineStart
+		}
+		err = pageBody(&out, first, in.Offset, in.MaxBytes)
 		return nil, out, err
 	})
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
@@ -344,6 +361,7 @@ func readNoteInputSchema() *jsonschema.Schema {
 	s := inputSchema[ReadNoteInput]()
 	s.Properties["format"].Enum = []any{formatFull, formatMap}
 	s.Properties["format"].Default = jsonRaw(`"full"`)
+	readPageSchema(s)
 	return s
 }
 

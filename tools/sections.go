@@ -93,7 +93,7 @@ func findSection(n *vault.Note, secs []noteSection, query string) (noteSection, 
 			return s, nil
 		}
 	}
-	return noteSection{}, fmt.Errorf("section %q not found; %s", query, headingList(n.Path, secs))
+	return noteSection{}, fmt.Errorf("section %s not found; %s", quote(query), headingList(n.Path, secs))
 }
 
 // headingList names a note's headings for an error message.

@@ -46,6 +46,13 @@ type Options struct {
 	// (zero: detected from .obsidian/daily-notes.json, else YYYY-MM-DD
 	// names anywhere).
 	DailyNotes DailyNotes
+	// MaxReplyBytes is the byte budget of one tool reply (0:
+	// DefaultMaxReplyBytes); a bigger reply becomes an error naming how
+	// to page.
+	MaxReplyBytes int
+	// MaxFileSize is the note size cap the vault was loaded with (0:
+	// vault.DefaultMaxFileSize): writes never grow a note past it.
+	MaxFileSize int64
 }
 
 // DailyNotes is where daily notes live and how they are named.
@@ -79,7 +86,7 @@ func New(e *search.Engine, opts Options) *Server {
 		Instructions: "Search an Obsidian vault with obsidian_search, then open hits with obsidian_read_note (by path or title) or the obsidian://note/{path} resource.",
 		Logger:       logger,
 	})
-	s.mcp.AddReceivingMiddleware(s.recoverPanics, nullArguments)
+	s.mcp.AddReceivingMiddleware(s.boundReplies, s.recoverPanics, nullArguments)
 	s.addSearch()
 	s.addRead()
 	if slices.Contains(e.Signals(), rankers.SignalBM25) {

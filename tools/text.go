@@ -154,7 +154,7 @@ func newTextQuery(snap *vault.Snapshot, in SearchTextInput) (textQuery, error) {
 	case utf8.RuneCountInString(in.Query) > search.MaxQueryRunes:
 		return q, fmt.Errorf("query is longer than %d characters", search.MaxQueryRunes)
 	case in.Mode != textModePhrase && in.Mode != textModeAll && in.Mode != textModeAny:
-		return q, fmt.Errorf(`mode must be "phrase", "all" or "any", got %q`, in.Mode)
+		return q, fmt.Errorf(`mode must be "phrase", "all" or "any", got %s`, quote(in.Mode))
 	case in.Limit < 1 || in.Limit > maxTextLimit:
 		return q, fmt.Errorf("limit must be between 1 and %d, got %d", maxTextLimit, in.Limit)
 	case in.MaxMatchesPerNote < 1 || in.MaxMatchesPerNote > maxMatchesPerNote:

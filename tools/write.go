@@ -164,7 +164,7 @@ func uniqueTitle(snap *vault.Snapshot, title string) (string, error) {
 			return hits[0], nil
 		}
 		if len(hits) > 1 {
-			return "", fmt.Errorf("title %q is ambiguous: it matches %s; give path", title, strings.Join(hits, ", "))
+			return "", fmt.Errorf("title %s is ambiguous: it matches %s; give path", quote(title), strings.Join(hits, ", "))
 		}
 	}
 	return "", errNotFound(title, snap.Suggest(title, 5))
@@ -221,6 +221,9 @@ func (s *Server) createNote(ctx context.Context, in CreateNoteInput) (CreateNote
 	if hiddenPath(snap, rel) {
 		return CreateNoteOutput{}, errHiddenPath(rel)
 	}
+	if err := s.checkGrowth(rel, len(content)); err != nil {
+		return CreateNoteOutput{}, err
+	}
 	overwritten, err := edit.Create(snap.Root, rel, []byte(content), in.Overwrite)
 	if err != nil {
 		return CreateNoteOutput{}, err
@@ -255,6 +258,9 @@ func (s *Server) appendToNote(ctx context.Context, in AppendInput) (AppendOutput
 		}
 	} else {
 		text, n = edit.Append(raw, in.Content, sep)
+	}
+	if err := s.checkGrowth(rel, len(text)); err != nil {
+		return AppendOutput{}, err
 	}
 	if err := edit.Replace(snap.Root, rel, raw, text); err != nil {
 		return AppendOutput{}, err

@@ -51,7 +51,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	ix, err := vf.openIndex(ctx, root, false, slog.New(slog.DiscardHandler))
+	ix, err := vf.openIndex(ctx, root, false, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	ix, err := vf.openIndex(ctx, root, *rebuild, errorLogger(io.Discard))
+	wait := func(lock string) { fmt.Fprintf(stderr, "waiting: another index run holds %s\n", lock) }
+	ix, err := vf.openIndex(ctx, root, *rebuild, errorLogger(io.Discard), wait)
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/stdio"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
@@ -23,6 +22,8 @@ type serveFlags struct {
 	dailyFolder, dailyF string
 	watch               bool
 	poll                time.Duration
+	maxReply            int
+	maxFileSize         int64 // the vault flag, for the tools' size checks
 }
 
 func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
@@ -45,8 +46,9 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	defer l.Close()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(ctx, l, logger, "stdio")
-	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	if err := srv.MCP().Run(ctx, stdio.Std(logger)); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
@@ -61,6 +63,7 @@ func (sf *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&sf.dailyF, "daily-format", "", "moment.js name format of daily notes (default: from .obsidian/daily-notes.json, else YYYY-MM-DD)")
 	fs.BoolVar(&sf.watch, "watch", true, "follow changes made to the vault while serving (file events; --watch=false: only at start and after write tools)")
 	fs.DurationVar(&sf.poll, "poll", 0, "follow changes by rescanning the vault at this interval instead of file events (network and synced folders), e.g. 2s")
+	fs.IntVar(&sf.maxReply, "max-reply-bytes", tools.DefaultMaxReplyBytes, "byte budget of one tool reply; a bigger reply is an error that says how to page")
 }
 
 // check validates the shared flags after parsing.
@@ -87,9 +90,10 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	srv := tools.New(l.eng, tools.Options{
 		Version: version, Logger: toolsLogger, EnableWrite: sf.enableWrite,
 		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
-		Reload:     l.Reload,
-		Live:       l.liveStatus(w),
-		DailyNotes: tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
+		Reload:        l.Reload,
+		Live:          l.liveStatus(w),
+		DailyNotes:    tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
+		MaxReplyBytes: sf.maxReply, MaxFileSize: sf.maxFileSize,
 	})
 	l.onSwap = srv.Swap
 	warnUnknownTools(srv, *sf, logger)

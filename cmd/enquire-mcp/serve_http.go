@@ -184,6 +184,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}
 	defer l.Close()
 	defer stop() // the watcher stops before the index closes
+	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(serveCtx, l, logger, "http")
 	hs.Attach(srv.MCP())
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)

@@ -164,7 +164,10 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
 	if v.persistent || v.indexFile != "" {
-		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger)
+		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
+		if l.ix != nil {
+			v.heal(l.ix, logger)
+		}
 		l.searchOpts.Index, l.searchOpts.IndexErr = l.ix, l.ixErr
 		if l.ix != nil {
 			l.vaultOpts.PDF = pdfReader(l.ix)
@@ -222,6 +225,12 @@ func (l *loaded) syncIndex(ctx context.Context, snap *vault.Snapshot, src index.
 			return err
 		}
 		err = fmt.Errorf("index sync: %w", err)
+		if index.IsCorrupt(err) {
+			// The index rebuilds itself in the background (see heal) and
+			// serves again once swapped in; until then it fails fast.
+			l.logger.Error("persistent index damaged; BM25 is off until it is rebuilt", "err", err)
+			return nil
+		}
 		l.logger.Error("persistent index unavailable; BM25 and embeddings are off", "err", err)
 		opts.Index, opts.IndexErr = nil, err
 		opts.Embedder, opts.EmbedderErr = nil, err
@@ -305,12 +314,12 @@ func (v *vaultFlags) loadEmbedder(ctx context.Context, ix *index.Index, logger *
 }
 
 // openIndex opens the vault's index; failures are logged for load and
-// returned.
-func (v *vaultFlags) openIndex(ctx context.Context, root string, rebuild bool, logger *slog.Logger) (*index.Index, error) {
+// returned. wait, if set, hears of waits for another process's sync.
+func (v *vaultFlags) openIndex(ctx context.Context, root string, rebuild bool, logger *slog.Logger, wait func(lockFile string)) (*index.Index, error) {
 	path, err := v.indexPath(root)
 	if err == nil {
 		var ix *index.Index
-		if ix, err = index.Open(ctx, path, index.NewSettings(root, v.pdfs, chunk.DefaultOptions), rebuild); err == nil {
+		if ix, err = index.OpenWait(ctx, path, index.NewSettings(root, v.pdfs, chunk.DefaultOptions), rebuild, wait); err == nil {
 			if ix.Rebuilt != "" {
 				logger.Warn("index rebuilt", "file", path, "reason", ix.Rebuilt)
 			}
