@@ -13,9 +13,15 @@ import (
 // text again. Build it once per index with [TFIDF.NoteVectors]; it is
 // immutable and safe for concurrent use.
 type NoteVectors struct {
-	post    [][]posting // term → (note id, weight), ascending ids
+	post    [][]weighted // term → notes holding it, ascending ids
 	terms   [][]uint32
 	weights [][]float32
+}
+
+// weighted is a note's unit-vector weight for one term.
+type weighted struct {
+	note uint32
+	w    float32
 }
 
 // NoteVectors builds the forward index in one pass over the note postings
@@ -37,7 +43,7 @@ func (t *TFIDF) NoteVectors() *NoteVectors {
 			unit[i] = float32(1 / n)
 		}
 	}
-	v := &NoteVectors{post: make([][]posting, nTerms), terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes)}
+	v := &NoteVectors{post: make([][]weighted, nTerms), terms: make([][]uint32, t.numNotes), weights: make([][]float32, t.numNotes)}
 	for doc, c := range counts {
 		v.terms[doc] = make([]uint32, 0, c)
 		v.weights[doc] = make([]float32, 0, c)
@@ -48,16 +54,16 @@ func (t *TFIDF) NoteVectors() *NoteVectors {
 			continue
 		}
 		idf := float32(t.idfOf(uint32(id), a))
-		post := make([]posting, len(ps))
+		post := make([]weighted, len(ps))
 		for j, p := range ps {
 			note := t.noteDocs[p.doc].note
 			w := p.tf * idf * unit[p.doc]
-			post[j] = posting{uint32(note), w}
+			post[j] = weighted{uint32(note), w}
 			v.terms[note] = append(v.terms[note], uint32(id))
 			v.weights[note] = append(v.weights[note], w)
 		}
 		// Slots follow content age, not note ids: sort by note id.
-		slices.SortFunc(post, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
+		slices.SortFunc(post, func(a, b weighted) int { return cmp.Compare(a.note, b.note) })
 		v.post[id] = post
 	}
 	return v
@@ -81,7 +87,7 @@ func (v *NoteVectors) Cosines(note int, dst []float32) {
 	for i, id := range v.terms[note] {
 		w := ws[i]
 		for _, p := range v.post[id] {
-			dst[p.doc] += w * p.tf
+			dst[p.note] += w * p.w
 		}
 	}
 }

@@ -366,7 +366,7 @@ func (s *Snapshot) rereadNote(f File, maxSize int64) (*Note, []Warning) {
 		return nil, []Warning{{Path: f.Path, Message: err.Error()}}
 	}
 	if HashBytes(raw) == s.Notes[i].Hash {
-		return s.touched(s.Notes[i], int64(len(raw)), f), nil
+		return touched(s.Notes[i], int64(len(raw)), f), nil
 	}
 	return parseRaw(f, raw)
 }
@@ -375,14 +375,14 @@ func (s *Snapshot) rereadNote(f File, maxSize int64) (*Note, []Warning) {
 // is the same (refreshing size and time).
 func (s *Snapshot) same(n *Note) *Note {
 	if i, ok := s.byExact[n.Path]; ok && s.Notes[i].Hash == n.Hash && s.Notes[i].Kind == n.Kind {
-		return s.touched(s.Notes[i], n.Size, File{Path: n.Path, ModTime: n.ModTime})
+		return touched(s.Notes[i], n.Size, File{Path: n.Path, ModTime: n.ModTime})
 	}
 	return n
 }
 
 // touched is old with the size and time of f: the same note when they
 // did not change, else a copy (old is shared with the old snapshot).
-func (s *Snapshot) touched(old *Note, size int64, f File) *Note {
+func touched(old *Note, size int64, f File) *Note {
 	if old.Size == size && old.ModTime.Equal(f.ModTime) {
 		return old
 	}
