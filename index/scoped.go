@@ -13,32 +13,14 @@ import (
 // EachVectorOf is EachVector for the chunks of the given paths only.
 func (ix *Index) EachVectorOf(ctx context.Context, paths []string, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
 	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash WHERE c.path = ? ORDER BY c.idx`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for _, p := range paths {
-			if err := st.BindText(1, p); err != nil {
-				return err
-			}
-			for st.Step() {
+		return eachRowOf(c, `SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash WHERE c.path = ?1 ORDER BY c.idx`,
+			paths, func(st *sqlite3.Stmt) error {
 				scale, vec, err := DecodeVector(st.ColumnRawBlob(3))
 				if err != nil {
 					return err
 				}
-				if err := fn(ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)}, scale, vec); err != nil {
-					return err
-				}
-			}
-			if err := st.Err(); err != nil {
-				return err
-			}
-			if err := st.Reset(); err != nil {
-				return err
-			}
-		}
-		return nil
+				return fn(ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)}, scale, vec)
+			})
 	})
 	if err != nil {
 		return fmt.Errorf("index %s: read vectors: %w", ix.path, err)
@@ -52,30 +34,41 @@ func (ix *Index) fileRowsUnder(ctx context.Context, paths []string) (map[string]
 	rows := map[string]fileRow{}
 	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
 		// path/ .. path0 ('0' follows '/') bounds everything under path/.
-		st, _, err := c.Prepare(`SELECT path, kind, size, mtime, hash, warning FROM files
-			WHERE path = ?1 OR (path >= ?1 || '/' AND path < ?1 || '0')`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for _, p := range paths {
-			if err := st.BindText(1, p); err != nil {
-				return err
-			}
-			for st.Step() {
-				rows[st.ColumnText(0)] = fileRow{kind: st.ColumnText(1), size: st.ColumnInt64(2),
-					mtime: st.ColumnInt64(3), hash: st.ColumnText(4), warning: st.ColumnText(5)}
-			}
-			if err := errors.Join(st.Err(), st.Reset()); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachRowOf(c, `SELECT path, kind, size, mtime, hash, warning FROM files
+			WHERE path = ?1 OR (path >= ?1 || '/' AND path < ?1 || '0')`, paths, func(st *sqlite3.Stmt) error {
+			rows[st.ColumnText(0)] = fileRow{kind: st.ColumnText(1), size: st.ColumnInt64(2),
+				mtime: st.ColumnInt64(3), hash: st.ColumnText(4), warning: st.ColumnText(5)}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("index %s: read files: %w", ix.path, err)
 	}
 	return rows, nil
+}
+
+// eachRowOf runs query once per path (bound to ?1) and calls fn for every
+// row.
+func eachRowOf(c *sqlite3.Conn, query string, paths []string, fn func(*sqlite3.Stmt) error) error {
+	st, _, err := c.Prepare(query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, p := range paths {
+		if err := st.BindText(1, p); err != nil {
+			return err
+		}
+		for st.Step() {
+			if err := fn(st); err != nil {
+				return err
+			}
+		}
+		if err := errors.Join(st.Err(), st.Reset()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // NotesSource indexes the given notes of snapshot s, limited to scope (see

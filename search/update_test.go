@@ -13,11 +13,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-// equivalenceQueries touch the mutator's words, the fixture's topics and
-// names that come and go.
-var equivalenceQueries = []string{"alpha bravo", "sourdough hydration", "garden tomato", "python graph search",
-	"index watch", "café", "delta7", "tag3", "november oscar papa", "now known by another name", "appended", "levain"}
-
 // TestUpdateEqualsNew changes a vault at random and checks after every
 // batch that the updated engine answers exactly as one built anew from
 // the files on disk: same notes, links, backlinks, tags, hits and scores.
@@ -67,10 +62,10 @@ func TestUpdateEqualsNew(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if diff := enginetest.Diff(ctx, live, want, equivalenceQueries); diff != "" {
+					if diff := enginetest.Diff(ctx, live, want, enginetest.Queries); diff != "" {
 						t.Fatalf("batch %d (changed %q): %s", batch, paths, diff)
 					}
-					if enginetest.Diff(ctx, prev, want, equivalenceQueries) != "" {
+					if enginetest.Diff(ctx, prev, want, enginetest.Queries) != "" {
 						stale++
 					}
 				}

@@ -19,9 +19,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
 
-var liveQueries = []string{"alpha bravo", "sourdough hydration", "garden tomato", "python graph search",
-	"index watch", "café", "delta7", "tag3", "november oscar", "now known by another name", "appended", "levain"}
-
 // liveVault serves root with a persistent index and the watcher on, as
 // serve does (with a short quiet period to keep the test quick).
 type liveVault struct {
@@ -128,7 +125,7 @@ func TestLiveEqualsFresh(t *testing.T) {
 					}
 					lv.settle(t, root, batch)
 					want := freshEngine(t, root)
-					if diff := enginetest.Diff(ctx, lv.engine(), want.eng, liveQueries); diff != "" {
+					if diff := enginetest.Diff(ctx, lv.engine(), want.eng, enginetest.Queries); diff != "" {
 						t.Fatalf("seed %d batch %d: the live engine differs from a fresh start: %s", seed, batch, diff)
 					}
 					if diff := indexDiff(t, lv.l, want); diff != "" {
@@ -192,7 +189,7 @@ func TestLiveStormWhileSearching(t *testing.T) {
 		wg.Go(func() {
 			for i := 0; ctx.Err() == nil; i++ {
 				e := lv.engine()
-				q := liveQueries[(i+w)%len(liveQueries)]
+				q := enginetest.Queries[(i+w)%len(enginetest.Queries)]
 				gran := []string{search.GranularityNote, search.GranularityBlock}[i%2]
 				res, err := e.Search(ctx, search.Request{Query: q, Limit: 10, GraphBoost: true, Granularity: gran})
 				if err != nil {
@@ -220,7 +217,7 @@ func TestLiveStormWhileSearching(t *testing.T) {
 		t.Error(err)
 	}
 	want := freshEngine(t, root)
-	if diff := enginetest.Diff(context.Background(), lv.engine(), want.eng, liveQueries); diff != "" {
+	if diff := enginetest.Diff(context.Background(), lv.engine(), want.eng, enginetest.Queries); diff != "" {
 		t.Fatalf("after the storm: %s", diff)
 	}
 }

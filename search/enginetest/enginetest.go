@@ -15,6 +15,11 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
+// Queries touch the words of vaulttest's mutator, the fixture's topics
+// and names that come and go: a query list for comparing engines.
+var Queries = []string{"alpha bravo", "sourdough hydration", "garden tomato", "python graph search",
+	"index watch", "café", "delta7", "tag3", "november oscar papa", "now known by another name", "appended", "levain"}
+
 // Tolerance bounds the difference of two scores that count as equal: an
 // updated index sums the same floats in another order.
 const Tolerance = 1e-4
