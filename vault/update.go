@@ -584,37 +584,61 @@ func linksAny(n *Note, keys map[string]bool) bool {
 
 // Changed lists the vault-relative paths whose files on disk differ from
 // the snapshot by size or modification time, appeared or disappeared: a
-// stat walk, no file read (what a rescan hands to Update).
+// stat walk, no file read (what a rescan hands to Update). Both sides are
+// sorted by path, so they are compared in one merge, without a map.
 func (s *Snapshot) Changed(ctx context.Context) ([]string, error) {
-	notes, atts, _, err := Walk(ctx, s.Root)
+	fsys, err := s.Files()
 	if err != nil {
 		return nil, err
 	}
-	type stat struct {
-		size int64
-		mod  time.Time
+	notes, atts, _, err := fsys.Walk(ctx)
+	if err != nil {
+		return nil, err
 	}
-	known := make(map[string]stat, len(s.Notes)+len(s.Attachments))
+	var md []stat
 	for _, n := range s.Notes {
 		if n.Kind == KindMarkdown {
-			known[n.Path] = stat{n.Size, n.ModTime}
+			md = append(md, stat{n.Path, n.Size, n.ModTime})
 		}
 	}
-	for _, a := range s.Attachments {
-		known[a.Path] = stat{a.Size, a.ModTime}
+	out := changedStats(nil, notes, md)
+	as := make([]stat, len(s.Attachments))
+	for i, a := range s.Attachments {
+		as[i] = stat{a.Path, a.Size, a.ModTime}
 	}
-	var out []string
-	for _, f := range append(notes, atts...) {
-		if k, ok := known[f.Path]; !ok || k.size != f.Size || !k.mod.Equal(f.ModTime) {
-			out = append(out, f.Path)
-		}
-		delete(known, f.Path)
-	}
-	for p := range known {
-		out = append(out, p)
-	}
+	out = changedStats(out, atts, as)
 	slices.Sort(out)
 	return out, nil
+}
+
+// stat is what a rescan compares of a file.
+type stat struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// changedStats appends the paths that differ between files on disk and
+// known, both sorted by path.
+func changedStats(out []string, files []File, known []stat) []string {
+	i, j := 0, 0
+	for i < len(files) || j < len(known) {
+		switch {
+		case j == len(known) || i < len(files) && files[i].Path < known[j].path:
+			out = append(out, files[i].Path) // new
+			i++
+		case i == len(files) || known[j].path < files[i].Path:
+			out = append(out, known[j].path) // gone
+			j++
+		default:
+			if files[i].Size != known[j].size || !files[i].ModTime.Equal(known[j].mod) {
+				out = append(out, files[i].Path)
+			}
+			i++
+			j++
+		}
+	}
+	return out
 }
 
 // Under returns the ids of the notes at the vault-relative path p or, for
