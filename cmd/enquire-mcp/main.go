@@ -16,9 +16,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/pdf"
 )
 
-// version is the release this binary reports.
-const version = "0.1.0-dev"
-
 const usage = `enquire-mcp %s: search an Obsidian vault from AI assistants (MCP) and the shell.
 
 Usage:
@@ -72,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, usage, version)
 		return 0
 	case "-v", "--version", "-version", "version":
-		fmt.Fprintf(stdout, "enquire-mcp %s\n", version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
 	if args[0] == pdfCommand {

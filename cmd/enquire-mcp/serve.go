@@ -46,7 +46,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	warnUnknownTools(srv, sf, logger)
 	snap := l.eng.Snapshot()
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
-		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(), "index", l.ixWhy,
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "load_ms", l.took.Milliseconds(), "transport", "stdio")
 	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
