@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -50,4 +52,45 @@ func Remove(ctx context.Context, path string) (int64, error) {
 		}
 	}
 	return info.Bytes, nil
+}
+
+// CacheDir is the folder of the default index files (see DefaultPath).
+func CacheDir() (string, error) {
+	p, err := DefaultPath("")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(p), nil
+}
+
+// Found is an index file in the cache dir, with what Inspect said of it.
+type Found struct {
+	Info
+	// Err is why the file could not be read (then Info holds only Path and
+	// Bytes).
+	Err error
+}
+
+// List inspects every index file (*.db) in dir, sorted by name. A
+// missing dir is an empty list.
+func List(ctx context.Context, dir string) ([]Found, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.db"))
+	if err != nil {
+		return nil, fmt.Errorf("index: list %s: %w", dir, err)
+	}
+	sort.Strings(names)
+	out := make([]Found, 0, len(names))
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		info, err := Inspect(ctx, name)
+		if err != nil && info.Bytes == 0 {
+			if st, serr := os.Stat(name); serr == nil {
+				info.Bytes = st.Size()
+			}
+		}
+		out = append(out, Found{Info: info, Err: err})
+	}
+	return out, nil
 }

@@ -67,6 +67,11 @@ func Inspect(ctx context.Context, path string) (Info, error) {
 	if err != nil {
 		return info, fmt.Errorf("index %s: %w", path, err)
 	}
+	// A read-only open of a WAL file makes the -shm file, with the umask's
+	// mode: an empty one of ours first keeps it 0600 (as prepareFile does).
+	if f, err := os.OpenFile(abs+"-shm", os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
 	uri := (&url.URL{Scheme: "file", OmitHost: true, Path: filepath.ToSlash(abs), RawQuery: "mode=ro&modeof=" + url.QueryEscape(abs)}).String()
 	c, err := sqlite3.OpenFlags(uri, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
 	if err != nil {

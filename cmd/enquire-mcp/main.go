@@ -25,6 +25,12 @@ Usage:
   enquire-mcp build-embeddings --vault PATH [flags]  add dense vectors to the index
   enquire-mcp install-model ALIAS | --list        download a model2vec model
   enquire-mcp eval DATASET_DIR [flags]            measure search quality (BEIR layout)
+  enquire-mcp setup  --vault PATH [flags]         index, embed, and print the client config
+  enquire-mcp doctor --vault PATH [--json]        check that everything is in order, with fixes
+  enquire-mcp configure --client NAME [flags]     the config snippet for an MCP client
+  enquire-mcp clear-index --vault PATH            delete the vault's index
+  enquire-mcp clear-embeddings --vault PATH       delete the vault's vectors, keep the index
+  enquire-mcp prune [--yes]                       delete indexes of vaults that no longer exist
   enquire-mcp --version | --help
 
 "serve" is the default: "enquire-mcp --vault PATH" serves too.
@@ -47,6 +53,12 @@ func commands() []command {
 		{"index", runIndex},
 		{"build-embeddings", runBuildEmbeddings},
 		{"install-model", runInstallModel},
+		{"setup", runSetup},
+		{"doctor", runDoctor},
+		{"configure", runConfigure},
+		{"clear-index", runClearIndex},
+		{"clear-embeddings", runClearEmbeddings},
+		{"prune", runPrune},
 	}
 }
 
