@@ -2,10 +2,13 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -84,4 +87,87 @@ func TestPathsFromOtherDesktops(t *testing.T) {
 			t.Fatalf("backlinks: IsError=%v %s", res.IsError, text(res))
 		}
 	})
+}
+
+// TestSchemasUseSingleTypes guards what the MCP Inspector's portability
+// check (run in .ci/run) reports, without Node: no "type" array anywhere,
+// and every property of every input and output schema says what it is.
+func TestSchemasUseSingleTypes(t *testing.T) {
+	srv := New(testEngine(t), Options{Version: "test", EnableWrite: true, Reload: func(context.Context) (*search.Engine, error) { return testEngine(t), nil }})
+	cs := connectTo(t, srv)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) < 20 {
+		t.Fatalf("only %d tools listed", len(list.Tools))
+	}
+	var walk func(tool, path string, v any)
+	walk = func(tool, path string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if _, isList := m["type"].([]any); isList {
+			t.Errorf("%s: type array at %s", tool, path)
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for name, p := range props {
+				pm, _ := p.(map[string]any)
+				_, typed := pm["type"]
+				_, anyOf := pm["anyOf"]
+				_, enum := pm["enum"]
+				if !typed && !anyOf && !enum {
+					t.Errorf("%s: property %s.%s has no type", tool, path, name)
+				}
+			}
+		}
+		for k, e := range m {
+			switch x := e.(type) {
+			case map[string]any:
+				walk(tool, path+"."+k, x)
+			case []any:
+				for _, el := range x {
+					walk(tool, path+"."+k, el)
+				}
+			}
+		}
+	}
+	for _, tool := range list.Tools {
+		raw, _ := json.Marshal(map[string]any{"in": tool.InputSchema, "out": tool.OutputSchema})
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		walk(tool.Name, "", v)
+	}
+}
+
+// TestAnyOfSchemasAcceptTheSameInputs: the anyOf forms accept what the
+// type arrays did, and still refuse what they refused.
+func TestAnyOfSchemasAcceptTheSameInputs(t *testing.T) {
+	cs := connect(t)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		ok   bool
+	}{
+		{"obsidian_search", map[string]any{"query": "bread", "filter_frontmatter": map[string]any{"tags": "cooking"}}, true},
+		{"obsidian_search", map[string]any{"query": "bread", "filter_frontmatter": map[string]any{"year": 2024, "draft": false, "tags": []any{"a", 1, true}}}, true},
+		{"obsidian_search", map[string]any{"query": "bread", "filter_frontmatter": map[string]any{"tags": map[string]any{"x": 1}}}, false},
+		{"obsidian_search", map[string]any{"query": "bread", "filter_frontmatter": map[string]any{"tags": []any{[]any{"nested"}}}}, false},
+		{"obsidian_list_notes", map[string]any{"filter_frontmatter": map[string]any{"status": []any{"active", "done"}}}, true},
+		{"obsidian_list_notes", map[string]any{"filter_frontmatter": map[string]any{"status": nil}}, false},
+		{"obsidian_frontmatter_search", map[string]any{"key": "year", "equals": 2024}, true},
+		{"obsidian_frontmatter_search", map[string]any{"key": "draft", "equals": true}, true},
+		{"obsidian_frontmatter_search", map[string]any{"key": "title", "contains": "sour"}, true},
+		{"obsidian_frontmatter_search", map[string]any{"key": "title", "contains": true}, false},
+		{"obsidian_frontmatter_search", map[string]any{"key": "title", "equals": []any{"x"}}, false},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+		failed := err != nil || res.IsError
+		if failed == tt.ok {
+			t.Errorf("%s %v: failed=%v (err %v), want ok=%v", tt.tool, tt.args, failed, err, tt.ok)
+		}
+	}
 }
