@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/unicode/norm"
 
@@ -59,8 +60,8 @@ func (s *Server) addFrontmatterSearch(c *metaCache) {
 	p := in.Properties
 	p["key"].MinLength, p["key"].MaxLength = ptr(1), ptr(maxArgRunes)
 	p["exists"].Types, p["exists"].Type, p["exists"].Enum = nil, "boolean", []any{true}
-	p["equals"].Types = []string{"string", "number", "boolean"}
-	p["contains"].Types = []string{"string", "number"}
+	setAnyOfTypes(p["equals"], "string", "number", "boolean")
+	setAnyOfTypes(p["contains"], "string", "number")
 	setRange(p["limit"], 1, maxFMLimit, defaultFMLimit)
 	addTool(s, &mcp.Tool{
 		Name:  "obsidian_frontmatter_search",
@@ -69,7 +70,7 @@ func (s *Server) addFrontmatterSearch(c *metaCache) {
 			"or a value containing some text (contains). Give exactly one of exists, equals, contains. Returns each note's value; pages with cursor.",
 		Annotations:  readOnly(),
 		InputSchema:  in,
-		OutputSchema: outputSchema[FrontmatterSearchOutput](),
+		OutputSchema: frontmatterSearchOutputSchema(),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in FrontmatterSearchInput) (*mcp.CallToolResult, FrontmatterSearchOutput, error) {
 		out, err := frontmatterSearch(ctx, c.get(s.engine()), in)
 		return nil, out, err
@@ -251,4 +252,14 @@ func parseFMCursor(cursor, digest string) (string, error) {
 		return "", errors.New("cursor belongs to a different query (key, condition or folder changed)")
 	}
 	return last, nil
+}
+
+// frontmatterSearchOutputSchema gives each match's value (any YAML value)
+// an explicit anyOf of every JSON type: a property without a type is
+// rejected by clients with a single-type schema dialect.
+func frontmatterSearchOutputSchema() *jsonschema.Schema {
+	s := outputSchema[FrontmatterSearchOutput]()
+	v := s.Properties["matches"].Items.Properties["value"]
+	setAnyOfTypes(v, "string", "number", "boolean", "array", "object", "null")
+	return s
 }

@@ -298,11 +298,7 @@ func listNotesInputSchema() *jsonschema.Schema {
 	p["sort"].Enum = []any{"mtime", "title", "path"}
 	p["sort"].Default = jsonRaw(`"mtime"`)
 	p["order"].Enum = []any{"asc", "desc"}
-	scalar := []string{"string", "number", "boolean"}
-	p["filter_frontmatter"].AdditionalProperties = &jsonschema.Schema{
-		Types: append(scalar, "array"),
-		Items: &jsonschema.Schema{Types: scalar},
-	}
+	p["filter_frontmatter"].AdditionalProperties = frontmatterFilterValue()
 	return s
 }
 

@@ -114,11 +114,7 @@ func searchInputSchema() *jsonschema.Schema {
 	p["granularity"].Default = jsonRaw(`"note"`)
 	p["graph_boost"].Types, p["graph_boost"].Type = nil, "boolean"
 	p["graph_boost"].Default = jsonRaw(`true`)
-	scalar := []string{"string", "number", "boolean"}
-	p["filter_frontmatter"].AdditionalProperties = &jsonschema.Schema{
-		Types: append(scalar, "array"),
-		Items: &jsonschema.Schema{Types: scalar},
-	}
+	p["filter_frontmatter"].AdditionalProperties = frontmatterFilterValue()
 	return s
 }
 

@@ -21,6 +21,12 @@ func TestCleanRelPath(t *testing.T) {
 		{"a/.trash/x.md", "", false},
 		{"node_modules/x.md", "", false},
 		{".hidden.md", "", false},
+		// What Windows clients send, refused or accepted alike on every OS.
+		{`C:\Users\me\Vault\a.md`, "", false},
+		{"c:a.md", "", false},
+		{`\\server\share\a.md`, "", false},
+		{`Notes\Sub\d.md`, "Notes/Sub/d.md", true},
+		{`Notes\..\..\x.md`, "", false},
 	} {
 		got, ok := CleanRelPath(tt.in)
 		if ok != tt.ok || got != tt.want {

@@ -27,7 +27,16 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// Serve and search use an index found in the user cache dir: the
+	// tests get an empty one of their own, never the developer's.
+	cache, err := os.MkdirTemp("", "enquire-cache-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
 	code := m.Run()
+	os.RemoveAll(cache)
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}

@@ -44,7 +44,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, privacy: pf}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}

@@ -16,9 +16,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/pdf"
 )
 
-// version is the release this binary reports.
-const version = "0.1.0-dev"
-
 const usage = `enquire-mcp %s: search an Obsidian vault from AI assistants (MCP) and the shell.
 
 Usage:
@@ -30,6 +27,12 @@ Usage:
   enquire-mcp build-embeddings --vault PATH [flags]  add dense vectors to the index
   enquire-mcp install-model ALIAS | --list        download a model2vec model
   enquire-mcp eval DATASET_DIR [flags]            measure search quality (BEIR layout)
+  enquire-mcp setup  --vault PATH [flags]         index, embed, and print the client config
+  enquire-mcp doctor --vault PATH [--json]        check that everything is in order, with fixes
+  enquire-mcp configure --client NAME [flags]     the config snippet for an MCP client
+  enquire-mcp clear-index --vault PATH            delete the vault's index
+  enquire-mcp clear-embeddings --vault PATH       delete the vault's vectors, keep the index
+  enquire-mcp prune [--yes]                       delete indexes of vaults that no longer exist
   enquire-mcp --version | --help
 
 "serve" is the default: "enquire-mcp --vault PATH" serves too.
@@ -54,6 +57,12 @@ func commands() []command {
 		{"index", runIndex},
 		{"build-embeddings", runBuildEmbeddings},
 		{"install-model", runInstallModel},
+		{"setup", runSetup},
+		{"doctor", runDoctor},
+		{"configure", runConfigure},
+		{"clear-index", runClearIndex},
+		{"clear-embeddings", runClearEmbeddings},
+		{"prune", runPrune},
 	}
 }
 
@@ -76,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, usage, version)
 		return 0
 	case "-v", "--version", "-version", "version":
-		fmt.Fprintf(stdout, "enquire-mcp %s\n", version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
 	if args[0] == pdfCommand {

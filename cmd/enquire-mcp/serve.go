@@ -105,7 +105,7 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 		cleanStaleTemp(ctx, snap, time.Now(), logger)
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
-		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(),
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(), "index", l.ixWhy,
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "transport", transport,
 		"query_text_sent_to", sentTo(l.eng))
 	return srv

@@ -27,6 +27,7 @@ type vaultFlags struct {
 	maxFileSize int64
 	staleDays   int
 	persistent  bool
+	noIndex     bool
 	indexFile   string
 	pdfs        bool
 	weights     weightsFlag
@@ -41,7 +42,8 @@ type vaultFlags struct {
 func (v *vaultFlags) register(fs *flag.FlagSet) {
 	v.registerIndex(fs)
 	fs.IntVar(&v.staleDays, "stale-days", search.DefaultStaleDays, "age in days from which a hit is reported stale")
-	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal")
+	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal (default: on when \"enquire-mcp index\" made one for this vault)")
+	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1, the built-in model 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
 }
@@ -84,7 +86,11 @@ func pdfReader(cache vault.PDFCache) vault.PDFReader {
 // indexPath is the index file of the vault at realRoot.
 func (v *vaultFlags) indexPath(realRoot string) (string, error) {
 	if v.indexFile != "" {
-		return v.indexFile, insideVault(v.indexFile, realRoot)
+		f, err := userPath(v.indexFile)
+		if err != nil {
+			return "", err
+		}
+		return f, insideVault(f, realRoot)
 	}
 	return index.DefaultPath(realRoot)
 }
@@ -111,7 +117,11 @@ func (v *vaultFlags) realRoot() (string, error) {
 	if v.vault == "" {
 		return "", usageError("--vault is required (or set ENQUIRE_VAULT)")
 	}
-	return vault.RealRoot(v.vault)
+	p, err := userPath(v.vault)
+	if err != nil {
+		return "", err
+	}
+	return vault.RealRoot(p)
 }
 
 // loaded is an opened vault: its engine and, with the persistent index,
@@ -122,6 +132,8 @@ type loaded struct {
 	sync  index.Stats
 	took  time.Duration
 	ixErr error
+	// ixWhy says why the index is on or off (the ready line shows it).
+	ixWhy string
 
 	root       string
 	logger     *slog.Logger
@@ -163,7 +175,12 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
-	if v.persistent || v.indexFile != "" {
+	choice, err := v.chooseIndex(ctx, root, logger)
+	if err != nil {
+		return nil, err
+	}
+	l.ixWhy = choice.why
+	if choice.use {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
 		if l.ix != nil {
 			v.heal(l.ix, logger)

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func fixedEnv(goos string) configureEnv {
+	env := configureEnv{goos: goos, home: "/home/ada", exe: "/opt/enquire/enquire-mcp", now: func() time.Time { return time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC) }}
+	if goos == "windows" {
+		env.home, env.appData, env.exe = `C:\Users\Ada`, `C:\Users\Ada\AppData\Roaming`, `C:\Program Files\enquire-mcp\enquire-mcp.exe`
+	}
+	return env
+}
+
+// TestConfigureSnippets parses every JSON snippet as JSON and checks the
+// file, the command and the absolute paths, for every OS.
+func TestConfigureSnippets(t *testing.T) {
+	for _, tt := range []struct {
+		client, goos, vault, http string
+		file, key                 string // JSON clients
+		command                   string // substring, command clients
+		wantCmd, wantVault        string
+	}{
+		{client: "claude-desktop", goos: "darwin", vault: "/Users/ada/Vault", file: "/home/ada/Library/Application Support/Claude/claude_desktop_config.json", key: "mcpServers", wantCmd: "/opt/enquire/enquire-mcp", wantVault: "/Users/ada/Vault"},
+		{client: "claude-desktop", goos: "windows", vault: `C:\Users\Ada\Vault`, file: `C:\Users\Ada\AppData\Roaming\Claude\claude_desktop_config.json`, key: "mcpServers", wantCmd: `C:\Program Files\enquire-mcp\enquire-mcp.exe`, wantVault: `C:\Users\Ada\Vault`},
+		{client: "claude-desktop", goos: "linux", vault: "~/Vault", file: "/home/ada/.config/Claude/claude_desktop_config.json", key: "mcpServers", wantCmd: "/opt/enquire/enquire-mcp", wantVault: "/home/ada/Vault"},
+		{client: "cursor", goos: "linux", vault: "/srv/v", file: "/home/ada/.cursor/mcp.json", key: "mcpServers", wantCmd: "/opt/enquire/enquire-mcp", wantVault: "/srv/v"},
+		{client: "cursor", goos: "linux", http: "http://127.0.0.1:8765/mcp", file: "/home/ada/.cursor/mcp.json", key: "mcpServers"},
+		{client: "vscode", goos: "windows", vault: `D:\Notes`, file: `C:\Users\Ada\AppData\Roaming\Code\User\mcp.json`, key: "servers", wantCmd: `C:\Program Files\enquire-mcp\enquire-mcp.exe`, wantVault: `D:\Notes`},
+		{client: "vscode", goos: "linux", http: "http://127.0.0.1:8765/mcp", file: "/home/ada/.config/Code/User/mcp.json", key: "servers"},
+		{client: "claude-code", goos: "linux", vault: "/srv/my vault", command: "claude mcp add obsidian -- /opt/enquire/enquire-mcp serve --vault '/srv/my vault'"},
+		{client: "claude-code", goos: "linux", http: "http://127.0.0.1:8765/mcp", command: "claude mcp add --transport http obsidian http://127.0.0.1:8765/mcp"},
+	} {
+		t.Run(tt.client+"/"+tt.goos+"/"+tt.http, func(t *testing.T) {
+			cfg, err := buildClientConfig(tt.client, tt.vault, tt.http, nil, fixedEnv(tt.goos))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.command != "" {
+				if cfg.command != tt.command {
+					t.Fatalf("command %q, want %q", cfg.command, tt.command)
+				}
+				return
+			}
+			if cfg.file != tt.file || cfg.format != "json" {
+				t.Fatalf("file %q (%s), want %q", cfg.file, cfg.format, tt.file)
+			}
+			var doc map[string]map[string]map[string]any
+			if err := json.Unmarshal(cfg.snippet, &doc); err != nil {
+				t.Fatalf("snippet is not JSON: %v\n%s", err, cfg.snippet)
+			}
+			entry := doc[tt.key]["obsidian"]
+			if tt.http != "" {
+				if entry["url"] != tt.http {
+					t.Fatalf("entry %v", entry)
+				}
+				return
+			}
+			args, _ := entry["args"].([]any)
+			if entry["command"] != tt.wantCmd || len(args) != 3 || args[0] != "serve" || args[2] != tt.wantVault {
+				t.Fatalf("entry %v", entry)
+			}
+		})
+	}
+	if _, err := buildClientConfig("claude-desktop", "", "http://x", nil, fixedEnv("linux")); err == nil {
+		t.Fatal("claude-desktop --http: no error")
+	}
+	if _, err := buildClientConfig("emacs", "/v", "", nil, fixedEnv("linux")); err == nil || !strings.Contains(err.Error(), "claude-code") {
+		t.Fatalf("unknown client: %v", err)
+	}
+}
+
+func TestConfigureCodexTOML(t *testing.T) {
+	cfg, err := buildClientConfig("codex", `C:\Vault "x"`, "", []string{"--include-pdfs"}, fixedEnv("windows"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[mcp_servers.obsidian]\ncommand = \"C:\\\\Program Files\\\\enquire-mcp\\\\enquire-mcp.exe\"\nargs = [\"serve\", \"--vault\", \"C:\\\\Vault \\\"x\\\"\", \"--include-pdfs\"]\n"
+	if string(cfg.snippet) != want || cfg.file != `C:\Users\Ada\.codex\config.toml` {
+		t.Fatalf("codex:\n%s\nfile %s", cfg.snippet, cfg.file)
+	}
+	merged, err := cfg.merge([]byte("model = \"o3\""))
+	if err != nil || !strings.HasPrefix(string(merged), "model = \"o3\"\n\n[mcp_servers.obsidian]") {
+		t.Fatalf("merge: %q %v", merged, err)
+	}
+	if _, err := cfg.merge(merged); err == nil {
+		t.Fatal("a second merge replaced the existing table")
+	}
+}
+
+// TestConfigureWrite: --write keeps the other servers and settings,
+// writes a backup first, and never touches a file it cannot parse.
+func TestConfigureWrite(t *testing.T) {
+	dir := t.TempDir()
+	env := fixedEnv("linux")
+	env.home = dir
+	cfg, err := buildClientConfig("cursor", "/srv/v", "", nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `{"mcpServers": {"other": {"command": "x"}}, "theme": "dark"}`
+	if err := os.MkdirAll(filepath.Dir(cfg.file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg.file, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := writeClientConfig(&out, cfg, env); err != nil {
+		t.Fatal(err)
+	}
+	backup := cfg.file + ".bak-20261124T050000Z"
+	if b, err := os.ReadFile(backup); err != nil || string(b) != old {
+		t.Fatalf("backup %q, %v", b, err)
+	}
+	var doc struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+		Theme      string                    `json:"theme"`
+	}
+	b, _ := os.ReadFile(cfg.file)
+	if err := json.Unmarshal(b, &doc); err != nil || doc.Theme != "dark" || doc.MCPServers["other"] == nil || doc.MCPServers["obsidian"]["command"] != env.exe {
+		t.Fatalf("written: %s (%v)", b, err)
+	}
+	if st, _ := os.Stat(cfg.file); st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode changed to %v", st.Mode())
+	}
+	bad := []byte("{ not json")
+	if err := os.WriteFile(cfg.file, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeClientConfig(&out, cfg, env); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Fatalf("invalid JSON: %v", err)
+	}
+	if b, _ := os.ReadFile(cfg.file); string(b) != string(bad) {
+		t.Fatal("an unparsable config was changed")
+	}
+}
+
+func TestConfigureCLIPrintsOnly(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "configure", "--client", "cursor", "--vault", fixtureVault)
+	if code != 0 {
+		t.Fatalf("%d %s", code, stderr)
+	}
+	_, body, _ := strings.Cut(stdout, "\n")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatalf("printed snippet is not JSON: %v\n%s", err, stdout)
+	}
+	abs, _ := filepath.Abs(fixtureVault)
+	if !strings.Contains(body, abs) {
+		t.Fatalf("vault path is not absolute: %s", body)
+	}
+}
