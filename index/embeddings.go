@@ -16,7 +16,8 @@ type EmbedStats struct {
 	Dim   int
 	// Replaced counts vectors of another model deleted first.
 	Replaced int
-	// Embedded chunks were computed now; Kept already had a vector.
+	// Embedded chunks were computed now; Kept already had a vector (-1,
+	// not counted, for a Source limited to a Scope).
 	Embedded, Kept int
 	// Stale chunks changed on disk after the last sync and were skipped.
 	Stale    int
@@ -45,11 +46,15 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 		return st, err
 	}
 	st.Replaced = replaced
-	refs, err := ix.ChunksWithoutVectors(ctx)
-	if err != nil {
-		return st, err
+	var refs []ChunkRef
+	total := -1
+	if src.Scope != nil {
+		// A live change: only its paths can lack vectors now; counting and
+		// pruning would walk every row, and wait for the next full run.
+		refs, err = ix.chunksWithoutVectorsUnder(ctx, src.Scope)
+	} else if refs, err = ix.ChunksWithoutVectors(ctx); err == nil {
+		total, err = ix.chunkCount(ctx)
 	}
-	total, err := ix.chunkCount(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -119,9 +124,13 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 	if err := flush(); err != nil {
 		return st, err
 	}
-	st.Kept = total - len(refs)
-	if st.Pruned, err = ix.PruneVectors(ctx); err != nil {
-		return st, err
+	if total < 0 {
+		st.Kept = -1
+	} else {
+		st.Kept = total - len(refs)
+		if st.Pruned, err = ix.PruneVectors(ctx); err != nil {
+			return st, err
+		}
 	}
 	st.Duration = time.Since(start)
 	return st, ctx.Err()

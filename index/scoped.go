@@ -1,9 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -45,6 +48,25 @@ func (ix *Index) fileRowsUnder(ctx context.Context, paths []string) (map[string]
 		return nil, fmt.Errorf("index %s: read files: %w", ix.path, err)
 	}
 	return rows, nil
+}
+
+// chunksWithoutVectorsUnder is ChunksWithoutVectors for the chunks of the
+// given paths and of everything under them.
+func (ix *Index) chunksWithoutVectorsUnder(ctx context.Context, paths []string) ([]ChunkRef, error) {
+	var out []ChunkRef
+	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+		return eachRowOf(c, `SELECT c.path, c.idx, c.hash FROM chunks c
+			WHERE (c.path = ?1 OR (c.path >= ?1 || '/' AND c.path < ?1 || '0'))
+			AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash) ORDER BY c.path, c.idx`, paths, func(st *sqlite3.Stmt) error {
+			out = append(out, ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: chunks without vectors: %w", ix.path, err)
+	}
+	slices.SortFunc(out, func(a, b ChunkRef) int { return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Chunk, b.Chunk)) })
+	return slices.CompactFunc(out, func(a, b ChunkRef) bool { return a.Path == b.Path && a.Chunk == b.Chunk }), nil
 }
 
 // eachRowOf runs query once per path (bound to ?1) and calls fn for every

@@ -292,3 +292,48 @@ func TestLivePrivacy(t *testing.T) {
 		t.Errorf("hidden notes counted %d, want at least 2", n)
 	}
 }
+
+// TestLiveEmbeddings: with vectors in the index (the built-in model), a
+// live change embeds the changed chunks and the dense signal answers as
+// after a fresh start.
+func TestLiveEmbeddings(t *testing.T) {
+	ctx := context.Background()
+	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, buildEmbeddings: "builtin"}
+	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+	if lv.engine().Embeddings() == nil {
+		t.Fatal("no embeddings signal at start")
+	}
+	m := vaulttest.NewMutator(t, root, 31)
+	for batch := range 3 {
+		for range 3 {
+			m.Step()
+		}
+		lv.settle(t, root, batch)
+		fresh := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20, buildEmbeddings: "builtin"}
+		want, err := fresh.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, exp := lv.engine().Embeddings().Len(), want.eng.Embeddings().Len(); got != exp {
+			t.Fatalf("batch %d: %d vectors live, %d fresh", batch, got, exp)
+		}
+		if diff := enginetest.Diff(ctx, lv.engine(), want.eng, enginetest.Queries); diff != "" {
+			t.Fatalf("batch %d: %s", batch, diff)
+		}
+		for _, q := range enginetest.Queries { // the dense signal alone ranks the same
+			req := search.Request{Query: q, Limit: 10, Signals: []string{"embeddings"}, Granularity: search.GranularityBlock}
+			a, errA := lv.engine().Search(ctx, req)
+			b, errB := want.eng.Search(ctx, req)
+			if errA != nil || errB != nil {
+				t.Fatalf("embeddings search %q: %v, %v", q, errA, errB)
+			}
+			for i := range min(len(a.Hits), len(b.Hits)) {
+				if a.Hits[i].Path != b.Hits[i].Path && a.Hits[i].Score != b.Hits[i].Score {
+					t.Fatalf("batch %d, %q: dense hit %d %s %.5f live vs %s %.5f fresh", batch, q, i, a.Hits[i].Path, a.Hits[i].Score, b.Hits[i].Path, b.Hits[i].Score)
+				}
+			}
+		}
+		want.Close()
+	}
+}
