@@ -23,7 +23,7 @@ func NormalizeFolder(folder string) (string, error) {
 	}
 	f = path.Clean("/" + f)[1:]
 	if strings.HasPrefix(strings.TrimSpace(folder), "..") || strings.Contains(folder, "/../") {
-		return "", invalid("folder %q must be a path inside the vault", folder)
+		return "", invalid("folder %s must be a path inside the vault", quoted(folder))
 	}
 	return f, nil
 }
@@ -68,19 +68,19 @@ func ParseFrontmatterFilter(raw map[string]any) (FrontmatterFilter, error) {
 		switch v := raw[k].(type) {
 		case []any:
 			if len(v) == 0 {
-				return nil, invalid("filter_frontmatter[%q]: empty array matches nothing; give at least one value", k)
+				return nil, invalid("filter_frontmatter[%s]: empty array matches nothing; give at least one value", quoted(k))
 			}
 			for _, e := range v {
 				c, ok := CanonicalValue(e)
 				if !ok {
-					return nil, invalid("filter_frontmatter[%q]: array items must be strings, numbers or booleans, got %s", k, typeName(e))
+					return nil, invalid("filter_frontmatter[%s]: array items must be strings, numbers or booleans, got %s", quoted(k), typeName(e))
 				}
 				vals = append(vals, c)
 			}
 		default:
 			c, ok := CanonicalValue(v)
 			if !ok {
-				return nil, invalid("filter_frontmatter[%q]: value must be a string, number, boolean or array of those, got %s", k, typeName(v))
+				return nil, invalid("filter_frontmatter[%s]: value must be a string, number, boolean or array of those, got %s", quoted(k), typeName(v))
 			}
 			vals = []string{c}
 		}

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -54,6 +55,22 @@ type Request struct {
 // ErrInvalid marks a request the caller must fix; the message says how.
 var ErrInvalid = errors.New("invalid request")
 
+// quoted quotes a rejected value for an error message in at most about
+// 200 bytes: an error must not echo a huge argument back whole, and
+// quoting can make binary bytes four times as long.
+func quoted(v string) string {
+	const max = 200
+	q := strconv.Quote(v)
+	if len(q) <= max {
+		return q
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(q[cut]) {
+		cut--
+	}
+	return q[:cut] + fmt.Sprintf("…\" (%d bytes)", len(v))
+}
+
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
@@ -87,13 +104,13 @@ func (r *Request) normalize() (FrontmatterFilter, error) {
 		r.Granularity = GranularityNote
 	case GranularityNote, GranularityBlock:
 	default:
-		return nil, invalid("granularity must be %q or %q, got %q", GranularityNote, GranularityBlock, r.Granularity)
+		return nil, invalid("granularity must be %q or %q, got %s", GranularityNote, GranularityBlock, quoted(r.Granularity))
 	}
 	for _, s := range r.Signals {
 		switch s {
 		case rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings:
 		default:
-			return nil, invalid("unknown signal %q (known: bm25, tfidf, embeddings)", s)
+			return nil, invalid("unknown signal %s (known: bm25, tfidf, embeddings)", quoted(s))
 		}
 	}
 	folder, err := NormalizeFolder(r.Folder)
