@@ -13,14 +13,7 @@ import (
 // runClearEmbeddings deletes the vectors of one vault's index and forgets
 // their model; the text index (BM25, PDF text) stays.
 func runClearEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("clear-embeddings", "--vault PATH [--index-file F]", stderr)
-	var vf vaultFlags
-	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.StringVar(&vf.indexFile, "index-file", "", "index file (default: the vault's in the user cache dir)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	path, err := vf.indexFileOf()
+	path, err := indexFileFlag("clear-embeddings", args, stderr)
 	if err != nil {
 		return err
 	}

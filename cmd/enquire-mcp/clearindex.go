@@ -14,14 +14,7 @@ import (
 // vectors); the vault itself is never touched. The next "index" or
 // "serve --persistent-index" builds it again from scratch.
 func runClearIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("clear-index", "--vault PATH [--index-file F]", stderr)
-	var vf vaultFlags
-	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.StringVar(&vf.indexFile, "index-file", "", "index file (default: the vault's in the user cache dir)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	path, err := vf.indexFileOf()
+	path, err := indexFileFlag("clear-index", args, stderr)
 	if err != nil {
 		return err
 	}
@@ -35,6 +28,19 @@ func runClearIndex(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stdout, "removed %s (%s)\n", path, humanBytes(freed))
 	return nil
+}
+
+// indexFileFlag parses the flags of a command that acts on one vault's
+// index file (--vault or --index-file) and returns that file.
+func indexFileFlag(name string, args []string, stderr io.Writer) (string, error) {
+	fs := newFlagSet(name, "--vault PATH [--index-file F]", stderr)
+	var vf vaultFlags
+	fs.StringVar(&vf.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
+	fs.StringVar(&vf.indexFile, "index-file", "", "index file (default: the vault's in the user cache dir)")
+	if err := parseFlags(fs, args); err != nil {
+		return "", err
+	}
+	return vf.indexFileOf()
 }
 
 // indexFileOf is the index file of --vault (or --index-file). The vault
