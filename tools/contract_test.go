@@ -54,11 +54,10 @@ var everyTool = []toolCall{
 	{"obsidian_rename_note", map[string]any{"path": "Projects/Crawler.md", "new_path": "Projects/Web Crawler.md"}, `"to":"Projects/Web Crawler.md"`},
 }
 
-// TestEveryToolOnce serves a copy of the fixture with every signal and the
-// write tools, lists tools, resources and prompts, and calls each tool
-// once through an MCP client. A tool without an entry in everyTool fails
-// the test, so a new tool cannot ship untested end to end.
-func TestEveryToolOnce(t *testing.T) {
+// indexedWriteServer serves a copy of the fixture with a persistent index
+// and the write tools; each write reloads the engine and syncs the index.
+func indexedWriteServer(t *testing.T) *Server {
+	t.Helper()
 	ctx := context.Background()
 	root := vaulttest.Copy(t, "../testdata/vault")
 	ix, err := openIndex(ctx, root, filepath.Join(t.TempDir(), "ix.db"))
@@ -73,6 +72,16 @@ func TestEveryToolOnce(t *testing.T) {
 	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
 		return indexedAt(ctx, root, ix)
 	}})
+	return srv
+}
+
+// TestEveryToolOnce serves a copy of the fixture with every signal and the
+// write tools, lists tools, resources and prompts, and calls each tool
+// once through an MCP client. A tool without an entry in everyTool fails
+// the test, so a new tool cannot ship untested end to end.
+func TestEveryToolOnce(t *testing.T) {
+	ctx := context.Background()
+	srv := indexedWriteServer(t)
 	cs := connectTo(t, srv)
 
 	listed, err := cs.ListTools(ctx, nil)

@@ -3,16 +3,12 @@ package tools
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/enquire-mcp/enquire-mcp/search"
-	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 // TestConcurrentClientsWhileWriting runs 20 MCP clients calling every
@@ -24,19 +20,7 @@ import (
 // append. Run under -race in CI.
 func TestConcurrentClientsWhileWriting(t *testing.T) {
 	ctx := context.Background()
-	root := vaulttest.Copy(t, "../testdata/vault")
-	ix, err := openIndex(ctx, root, filepath.Join(t.TempDir(), "ix.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	e, err := indexedAt(ctx, root, ix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
-		return indexedAt(ctx, root, ix)
-	}})
+	srv := indexedWriteServer(t)
 	var reads []toolCall
 	for _, c := range everyTool {
 		if !slices.Contains(writeToolNames, c.tool) {
