@@ -21,6 +21,9 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/enquire-mcp/enquire-mcp/privacy"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // Mode is how a vault is followed.
@@ -35,7 +38,7 @@ const (
 
 // RulesFile is the vault's privacy rules file: inside a dot-folder, so
 // otherwise ignored, but a change to it changes what may be shown.
-const RulesFile = ".enquire/ignore"
+const RulesFile = privacy.IgnoreFile
 
 // Defaults for Options.
 const (
@@ -262,7 +265,7 @@ func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != w.root && skipped(d.Name()) && p != filepath.Join(w.root, filepath.FromSlash(path.Dir(RulesFile))) {
+		if p != w.root && vault.Skipped(d.Name()) && p != filepath.Join(w.root, filepath.FromSlash(path.Dir(RulesFile))) {
 			return filepath.SkipDir
 		}
 		if err := fw.Add(p); err != nil {
@@ -287,13 +290,9 @@ func (w *Watcher) rel(name string) (string, bool) {
 	return norm.NFC.String(filepath.ToSlash(rel)), true
 }
 
-// skipped mirrors vault.Skipped: dot-entries and node_modules are never
-// part of a vault (and never watched).
-func skipped(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
-
 func hidden(rel string) bool {
 	for part := range strings.SplitSeq(rel, "/") {
-		if skipped(part) {
+		if vault.Skipped(part) {
 			return true
 		}
 	}
