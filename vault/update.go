@@ -595,6 +595,13 @@ func (s *Snapshot) Changed(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.ChangedFiles(notes, atts), nil
+}
+
+// ChangedFiles is [Snapshot.Changed] for files already walked (notes and
+// attachments as [FS.Walk] returns them): the paths whose size or time
+// differ from the snapshot's, that are new, or that are gone, sorted.
+func (s *Snapshot) ChangedFiles(notes, atts []File) []string {
 	var md []stat
 	for _, n := range s.Notes {
 		if n.Kind == KindMarkdown {
@@ -608,7 +615,7 @@ func (s *Snapshot) Changed(ctx context.Context) ([]string, error) {
 	}
 	out = changedStats(out, atts, as)
 	slices.Sort(out)
-	return out, nil
+	return out
 }
 
 // stat is what a rescan compares of a file.

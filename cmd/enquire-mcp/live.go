@@ -149,6 +149,7 @@ func (l *loaded) swap(e *search.Engine) {
 	if l.onSwap != nil {
 		l.onSwap(e)
 	}
+	l.saveSoon(stateSaveDelay)
 }
 
 // liveStatus is what obsidian_stats and vault/info report.

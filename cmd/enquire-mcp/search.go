@@ -38,6 +38,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageError("--filter-frontmatter: %v", err)
 		}
 	}
+	vf.keepState = true
 	l, err := vf.load(ctx, errorLogger(stderr))
 	if err != nil {
 		return err

@@ -39,6 +39,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	logger := stderrLogger(stderr)
+	vf.keepState = true
 	l, err := vf.load(ctx, logger)
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(), "index", l.ixWhy,
-		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "transport", transport,
+		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "start", l.warm, "transport", transport,
 		"query_text_sent_to", sentTo(l.eng))
 	return srv
 }

@@ -176,6 +176,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}
 	url := scheme + "://" + ln.Addr().String() + httpserve.MCPPath
 
+	vf.keepState = true
 	l, err := vf.load(ctx, logger)
 	if err != nil {
 		stop()

@@ -36,6 +36,9 @@ type vaultFlags struct {
 	// right after the index sync (eval's temporary index).
 	buildEmbeddings string
 	privacy         privacyFlags
+	// keepState saves the engine state next to the index for the next
+	// start (the commands that serve and search).
+	keepState bool
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -148,9 +151,15 @@ type loaded struct {
 	onSwap     func(*search.Engine)
 	lastChange atomic.Int64 // unix nanoseconds of the last applied change
 	lastWarn   string
+	saver      stateSaver
+	// warm says how the engine started: from the saved state ("state",
+	// with the number of files changed since) or why not.
+	warm string
 }
 
+// Close saves the engine state if a save is due and closes the index.
 func (l *loaded) Close() error {
+	l.flushState()
 	if l.ix != nil {
 		return l.ix.Close()
 	}
@@ -193,13 +202,37 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if l.ix != nil {
 		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = v.loadEmbedder(ctx, l.ix, logger)
 	}
-	if l.eng, err = l.build(ctx, v.buildEmbeddings, false); err != nil {
+	if err := l.start(ctx); err != nil {
 		l.Close()
 		return nil, err
 	}
 	l.took = time.Since(start)
 	logPrivacy(logger, rules, l.eng.Snapshot())
 	return l, nil
+}
+
+// start makes the first engine: from the saved engine state when there is
+// a usable one (only changed files are read), else from the files.
+func (l *loaded) start(ctx context.Context) error {
+	if l.ix != nil && l.flags.buildEmbeddings == "" {
+		eng, changed, why := l.warmStart(ctx)
+		if eng != nil {
+			l.eng, l.warm = eng, fmt.Sprintf("engine state, %d files changed since", changed)
+			if changed > 0 {
+				l.saveSoon(stateSaveDelay)
+			}
+			return nil
+		}
+		l.warm = "files (" + why + ")"
+	} else {
+		l.warm = "files"
+	}
+	var err error
+	if l.eng, err = l.build(ctx, l.flags.buildEmbeddings, false); err != nil {
+		return err
+	}
+	l.saveSoon(coldSaveDelay)
+	return nil
 }
 
 // build loads the vault, syncs the index with it, computes the vectors of

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+// The engine state (parsed notes, chunks, TF-IDF) is kept next to the
+// index so that a start re-reads only the files changed since it was
+// saved. It is a cache: any doubt about it (another build of this
+// program, other options or privacy rules, damage) means a start from the
+// files, never a wrong answer.
+
+// stateSaveDelay is how long after the last live change the state is
+// saved again (a burst of edits saves once).
+const stateSaveDelay = 30 * time.Second
+
+// coldSaveDelay is how long after a start from the files the state is
+// saved: after the first searches, which should not wait for it.
+const coldSaveDelay = 3 * time.Second
+
+// stateKey identifies everything the state depends on besides the files.
+// The executable's size and time stand for the code: a rebuilt binary
+// may tokenize or score differently, so it starts from the files once.
+func (l *loaded) stateKey() string {
+	exe := "unknown"
+	if p, err := os.Executable(); err == nil {
+		if st, err := os.Stat(p); err == nil {
+			exe = fmt.Sprintf("%s %d %d", p, st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	rules := ""
+	if h, ok := l.vaultOpts.Filter.(interface{ Hash() string }); ok {
+		rules = h.Hash()
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%t\x00%+v\x00%+v\x00%s\x00%d",
+		exe, l.root, l.vaultOpts.MaxFileSize, l.vaultOpts.PDFs, l.searchOpts.Chunk, l.searchOpts.Fields, rules, index.SchemaVersion))
+	return hex.EncodeToString(sum[:])
+}
+
+// warmStart restores the saved engine and brings it up to date with what
+// changed on disk since: those files alone are read, the index synced and
+// the engine updated. It returns the engine and how many paths changed,
+// or nil and why there is no usable state (the caller then builds from
+// the files).
+func (l *loaded) warmStart(ctx context.Context) (*search.Engine, int, string) {
+	data, err := os.ReadFile(index.StatePath(l.ix.Path()))
+	if err != nil {
+		return nil, 0, "no engine state"
+	}
+	walked := make(chan walkResult, 1)
+	go func() { walked <- walkVault(ctx, l.root) }() // on the other core, meanwhile
+	bare := l.searchOpts
+	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
+	saved, err := search.RestoreState(ctx, data, l.stateKey(), l.root, l.vaultOpts.Filter, l.an, bare)
+	data = nil
+	w := <-walked
+	if err == nil {
+		err = w.err
+	}
+	if err != nil {
+		if !errors.Is(err, search.ErrStateMismatch) {
+			l.logger.Warn("engine state unusable; loading from the files", "err", err)
+		}
+		return nil, 0, err.Error()
+	}
+	old := saved.Snapshot()
+	changed := old.ChangedFiles(w.notes, w.atts)
+	snap, d, err := old.Update(ctx, changed, l.vaultOpts)
+	if err != nil {
+		return nil, 0, err.Error()
+	}
+	for _, w := range snap.Warnings {
+		l.logger.Warn("vault", "path", w.Path, "problem", w.Message)
+	}
+	opts := l.searchOpts
+	if err := l.syncIndex(ctx, snap, index.SnapshotSource(snap), "", false, &opts); err != nil {
+		return nil, 0, err.Error()
+	}
+	eng, err := saved.Update(ctx, snap, d, opts)
+	if err != nil {
+		return nil, 0, err.Error()
+	}
+	return eng, len(changed), ""
+}
+
+type walkResult struct {
+	notes, atts []vault.File
+	err         error
+}
+
+func walkVault(ctx context.Context, root string) walkResult {
+	fsys, err := vault.OpenFS(root)
+	if err != nil {
+		return walkResult{err: err}
+	}
+	defer fsys.Close()
+	notes, atts, _, err := fsys.Walk(ctx)
+	return walkResult{notes, atts, err}
+}
+
+// stateSaver writes the engine state in the background: soon after a
+// start from the files, some time after live changes, and at the end.
+type stateSaver struct {
+	mu      sync.Mutex // guards timer
+	timer   *time.Timer
+	writing sync.Mutex // one write at a time
+	pending sync.WaitGroup
+}
+
+// saveState writes eng's state atomically (a temporary file renamed over
+// the old one) in the index's folder, which only the user may read.
+func (l *loaded) saveState(eng *search.Engine) error {
+	l.saver.writing.Lock()
+	defer l.saver.writing.Unlock()
+	path := index.StatePath(l.ix.Path())
+	data, err := eng.EncodeState(context.Background(), l.stateKey())
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("engine state: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("engine state %s: %w", path, err)
+	}
+	l.logger.Debug("engine state saved", "file", path, "bytes", len(data))
+	return nil
+}
+
+// saveSoon plans a save of the engine serving then, after delay,
+// replacing a save already planned. Only commands that keep serving
+// save, and only with an index.
+func (l *loaded) saveSoon(delay time.Duration) {
+	if l.ix == nil || !l.flags.keepState {
+		return
+	}
+	s := &l.saver
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timer != nil && s.timer.Stop() {
+		s.pending.Done()
+	}
+	s.pending.Add(1)
+	s.timer = time.AfterFunc(delay, func() {
+		defer s.pending.Done()
+		l.saveCurrent()
+	})
+}
+
+func (l *loaded) saveCurrent() {
+	l.mu.Lock()
+	eng := l.eng
+	l.mu.Unlock()
+	if err := l.saveState(eng); err != nil {
+		l.logger.Warn("saving the engine state failed; the next start reads every file", "err", err)
+	}
+}
+
+// flushState saves now what a planned save would have saved, and waits
+// for a save in progress: the end of serve.
+func (l *loaded) flushState() {
+	s := &l.saver
+	s.mu.Lock()
+	if s.timer != nil && s.timer.Stop() {
+		s.pending.Done()
+		s.timer = nil
+		s.mu.Unlock()
+		l.saveCurrent()
+	} else {
+		s.mu.Unlock()
+	}
+	s.pending.Wait()
+}

@@ -1,0 +1,185 @@
+package rankers
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/wire"
+)
+
+// EncodeState appends the index to w as it is, dead slots included, so
+// that [DecodeTFIDF] gives an index that scores exactly as t.
+func (t *TFIDF) EncodeState(w *wire.Writer) {
+	for _, f := range []float32{t.fw.Title, t.fw.Aliases, t.fw.Headings, t.fw.Tags, t.fw.Properties, t.fw.Body} {
+		w.Float32(f)
+	}
+	terms := make([]string, t.dict.n)
+	for term, id := range t.dict.base {
+		terms[id] = term
+	}
+	for term, id := range t.dict.extra {
+		terms[id] = term
+	}
+	w.Strings(terms)
+	for _, lists := range []postingLists{t.notes, t.chunks} {
+		total := 0
+		for id := range t.dict.n {
+			total += len(lists.get(id))
+		}
+		w.Len(total)
+		for id := range t.dict.n {
+			ps := lists.get(id)
+			w.Len(len(ps))
+			prev := uint32(0)
+			for _, p := range ps {
+				w.Uint(uint64(p.doc - prev))
+				w.Float32(p.tf)
+				prev = p.doc
+			}
+		}
+	}
+	w.Len(len(t.noteDocs))
+	for _, d := range t.noteDocs {
+		encodeSums(w, d.sums)
+		w.Int(int64(d.note))
+		w.Len(int(d.first))
+		w.Len(int(d.count))
+	}
+	w.Len(len(t.chunkDocs))
+	for _, d := range t.chunkDocs {
+		encodeSums(w, d.sums)
+		w.Len(int(d.slot))
+	}
+	w.Len(len(t.slotOf))
+	for _, s := range t.slotOf {
+		w.Len(int(s))
+	}
+}
+
+func encodeSums(w *wire.Writer, s normSums) {
+	w.Float64(s.s0)
+	w.Float64(s.s1)
+	w.Float64(s.s2)
+}
+
+// DecodeTFIDF reads an index EncodeState wrote. It must have been made
+// with fw and an analyzer equal to an (the caller's state key vouches
+// for the code); every slot and posting is checked to be in range.
+func DecodeTFIDF(r *wire.Reader, an *analysis.Analyzer, fw FieldWeights) (*TFIDF, error) {
+	got := FieldWeights{r.Float32(), r.Float32(), r.Float32(), r.Float32(), r.Float32(), r.Float32()}
+	if r.Err() == nil && got != fw {
+		return nil, fmt.Errorf("tf-idf state made with field weights %+v, not %+v", got, fw)
+	}
+	t := &TFIDF{an: an, fw: fw, pool: &sync.Pool{New: func() any { return &accumulator{} }}}
+	terms := r.Strings()
+	t.dict = termDict{base: make(map[string]uint32, len(terms)), n: uint32(len(terms)), ownBase: true}
+	for id, term := range terms {
+		t.dict.base[term] = uint32(id)
+	}
+	r.Check(len(t.dict.base) == len(terms), "duplicate terms")
+	lists := [2][][]posting{decodeLists(r, len(terms)), decodeLists(r, len(terms))}
+	t.noteDocs = make([]noteDoc, r.Len(27))
+	for i := range t.noteDocs {
+		t.noteDocs[i] = noteDoc{sums: decodeSums(r), note: int32(r.Int()), first: int32(r.Nat()), count: int32(r.Nat())}
+	}
+	t.chunkDocs = make([]chunkDoc, r.Len(25))
+	for i := range t.chunkDocs {
+		t.chunkDocs[i] = chunkDoc{sums: decodeSums(r), slot: int32(r.Index(len(t.noteDocs)))}
+	}
+	t.slotOf = make([]int32, r.Len(1))
+	for i := range t.slotOf {
+		t.slotOf[i] = int32(r.Index(len(t.noteDocs)))
+	}
+	t.numNotes = len(t.slotOf)
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if err := t.checkState(lists); err != nil {
+		return nil, err
+	}
+	t.notes, t.chunks = pagedLists(lists[0]), pagedLists(lists[1])
+	t.norms()
+	return t, nil
+}
+
+func decodeSums(r *wire.Reader) normSums {
+	return normSums{r.Float64(), r.Float64(), r.Float64()}
+}
+
+// decodeLists reads n posting lists into one backing array; each list's
+// capacity is its length, so an update's rewrite never writes into a
+// neighbour.
+func decodeLists(r *wire.Reader, n int) [][]posting {
+	lists := make([][]posting, n)
+	all := make([]posting, 0, r.Len(5))
+	for id := range lists {
+		k := r.Len(5)
+		if k == 0 {
+			continue
+		}
+		start := len(all)
+		doc := uint64(0)
+		for j := range k {
+			d := min(r.Uint(), 1<<31)
+			doc += d
+			r.Check(doc < 1<<31 && (j == 0 || d > 0), "posting slots not increasing")
+			if len(all) == cap(all) {
+				r.Check(false, "more postings than counted")
+				return lists
+			}
+			all = append(all, posting{uint32(doc), r.Float32()})
+		}
+		lists[id] = all[start:len(all):len(all)]
+	}
+	return lists
+}
+
+// checkState verifies the decoded slots against each other.
+func (t *TFIDF) checkState(lists [2][][]posting) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: tf-idf %s", wire.ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	for _, ps := range lists[0] {
+		if len(ps) > 0 && int(ps[len(ps)-1].doc) >= len(t.noteDocs) {
+			return bad("note posting out of range")
+		}
+	}
+	for _, ps := range lists[1] {
+		if len(ps) > 0 && int(ps[len(ps)-1].doc) >= len(t.chunkDocs) {
+			return bad("chunk posting out of range")
+		}
+	}
+	for _, d := range t.noteDocs {
+		if d.note < -1 || d.note >= int32(len(t.slotOf)) || d.first < 0 || d.count < 0 || int(d.first)+int(d.count) > len(t.chunkDocs) {
+			return bad("note slot out of range")
+		}
+	}
+	for i, s := range t.slotOf {
+		if t.noteDocs[s].note != int32(i) {
+			return bad("note %d and its slot disagree", i)
+		}
+	}
+	return nil
+}
+
+// pagedLists puts lists (indexed by term id) into pages.
+func pagedLists(lists [][]posting) postingLists {
+	var p postingLists
+	for id := 0; id < len(lists); id += 1 << pageBits {
+		pg := new(postingPage)
+		copy(pg[:], lists[id:])
+		p.pages = append(p.pages, pg)
+	}
+	return p
+}
+
+// Notes is the number of notes indexed.
+func (t *TFIDF) Notes() int { return len(t.slotOf) }
+
+// NoteChunks is the number of chunks indexed for note (an id below Notes).
+func (t *TFIDF) NoteChunks(note int) int { return int(t.noteDocs[t.slotOf[note]].count) }
+
+// DeadSlots counts the note slots that changes left behind (see
+// [TFIDF.Update]): memory that only a rebuild gives back.
+func (t *TFIDF) DeadSlots() int { return len(t.noteDocs) - len(t.slotOf) }

@@ -1,0 +1,169 @@
+package search
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"slices"
+
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/wire"
+)
+
+// stateMagic opens every state file; stateVersion changes with its layout.
+const (
+	stateMagic   = "enquire-mcp engine state\n"
+	stateVersion = 1
+)
+
+// ErrStateMismatch says that a state was made for another key (another
+// build, vault, options or privacy rules): it is not an error to report,
+// only a reason to build from the files.
+var ErrStateMismatch = errors.New("engine state made by another build or with other settings")
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// EncodeState returns the engine's in-memory state (the parsed notes,
+// their chunks and the TF-IDF index) as bytes, stamped with key, so that
+// [RestoreState] can rebuild the engine without reading or analysing a
+// file. key must identify everything the state depends on besides the
+// files: the program build, the vault, the load and search options and
+// the privacy rules.
+func (e *Engine) EncodeState(ctx context.Context, key string) ([]byte, error) {
+	w := &wire.Writer{Buf: []byte(stateMagic)}
+	w.Uint(stateVersion)
+	w.String(key)
+	// Two sections, each with its length first, so that a restore decodes
+	// them at once on two cores.
+	notes := &wire.Writer{}
+	if err := e.snap.EncodeState(notes); err != nil {
+		return nil, fmt.Errorf("engine state: %w", err)
+	}
+	for _, cs := range e.chunks {
+		encodeChunks(notes, cs)
+	}
+	tf := e.tfidf
+	if tf.DeadSlots() > tf.Notes()/2 {
+		// Many edits since the index was built: save it compacted, so
+		// that restarts do not carry the dead slots along forever.
+		var err error
+		if tf, err = rankers.NewTFIDF(ctx, e.an, e.snap.Notes, e.chunks, e.opts.Fields); err != nil {
+			return nil, fmt.Errorf("engine state: %w", err)
+		}
+	}
+	tfidf := &wire.Writer{}
+	tf.EncodeState(tfidf)
+	for _, sec := range []*wire.Writer{notes, tfidf} {
+		w.Len(len(sec.Buf))
+		w.Buf = append(w.Buf, sec.Buf...)
+	}
+	w.Buf = binary.LittleEndian.AppendUint32(w.Buf, crc32.Checksum(w.Buf, crcTable))
+	return w.Buf, nil
+}
+
+// RestoreState rebuilds the engine EncodeState saved, for the vault at
+// root (its real path) with the privacy filter and options the state was
+// made with (key vouches for them): a different key is ErrStateMismatch,
+// damaged data an error wrapping wire.ErrCorrupt. The engine serves the
+// vault as it was when saved; the caller brings it up to date with
+// [vault.Snapshot.ChangedFiles], [vault.Snapshot.Update] and
+// [Engine.Update]. Its strings share data's memory: data must not be
+// modified afterwards.
+func RestoreState(ctx context.Context, data []byte, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
+	opts = opts.withDefaults()
+	if len(data) < len(stateMagic)+4 || string(data[:len(stateMagic)]) != stateMagic {
+		return nil, fmt.Errorf("%w: not an engine state", wire.ErrCorrupt)
+	}
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(sum) {
+		return nil, fmt.Errorf("%w: checksum", wire.ErrCorrupt)
+	}
+	r := wire.NewReader(body[len(stateMagic):])
+	if v, k := r.Uint(), r.String(); r.Err() == nil && (v != stateVersion || k != key) {
+		return nil, ErrStateMismatch
+	}
+	notesSec, tfidfSec := r.Bytes(), r.Bytes()
+	if err := r.Done(); err != nil {
+		return nil, fmt.Errorf("engine state: %w", err)
+	}
+	var (
+		tf    *rankers.TFIDF
+		tfErr error
+		done  = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		tr := wire.NewReader(tfidfSec)
+		if tf, tfErr = rankers.DecodeTFIDF(tr, an, opts.Fields); tfErr == nil {
+			tfErr = tr.Done()
+		}
+	}()
+	snap, chunks, err := decodeNotes(notesSec, root, filter)
+	<-done
+	if err = errors.Join(err, tfErr); err != nil {
+		return nil, fmt.Errorf("engine state: %w", err)
+	}
+	if len(snap.Notes) != tf.Notes() {
+		return nil, fmt.Errorf("engine state: %w: %d notes but tf-idf of %d", wire.ErrCorrupt, len(snap.Notes), tf.Notes())
+	}
+	for i, cs := range chunks {
+		if tf.NoteChunks(i) != len(cs) {
+			return nil, fmt.Errorf("engine state: %w: chunks of %s disagree", wire.ErrCorrupt, snap.Notes[i].Path)
+		}
+	}
+	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts}
+	e.rankers = []rankers.Ranker{tf}
+	e.addIndexRankers(ctx, nil, nil)
+	return e, ctx.Err()
+}
+
+// decodeNotes reads the notes section: the snapshot and every note's
+// chunks.
+func decodeNotes(sec []byte, root string, filter vault.Filter) (*vault.Snapshot, [][]chunk.Chunk, error) {
+	r := wire.NewReader(sec)
+	snap, err := vault.DecodeState(r, root, filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	chunks := make([][]chunk.Chunk, len(snap.Notes))
+	for i, n := range snap.Notes {
+		chunks[i] = decodeChunks(r, len(n.Body))
+	}
+	return snap, chunks, r.Done()
+}
+
+func encodeChunks(w *wire.Writer, cs []chunk.Chunk) {
+	w.Len(len(cs))
+	for _, c := range cs {
+		w.Len(c.Start)
+		w.Len(c.End - c.Start)
+		w.Len(c.LineStart)
+		w.Len(c.LineEnd - c.LineStart)
+		w.Strings(c.Headings)
+		w.Len(c.Tokens)
+		w.Len(c.Page)
+	}
+}
+
+// decodeChunks reads a note's chunks, checking that they lie within its
+// body of size bodyLen.
+func decodeChunks(r *wire.Reader, bodyLen int) []chunk.Chunk {
+	cs := make([]chunk.Chunk, r.Len(7))
+	for i := range cs {
+		c := chunk.Chunk{Index: i, Start: r.Nat()}
+		c.End = c.Start + r.Nat()
+		c.LineStart = r.Nat()
+		c.LineEnd = c.LineStart + r.Nat()
+		c.Headings = r.Strings()
+		c.Tokens, c.Page = r.Nat(), r.Nat()
+		r.Check(c.End <= bodyLen, "chunk beyond its note")
+		cs[i] = c
+	}
+	return slices.Clip(cs)
+}

@@ -1,0 +1,280 @@
+package vault
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/enquire-mcp/enquire-mcp/wire"
+)
+
+// EncodeState appends the snapshot to w: every note as parsed (links
+// unresolved: resolution is redone on decode, cheaply), the attachments,
+// the load's warnings and what the privacy rules hid. It fails on a
+// frontmatter value of a type YAML decoding never produces here.
+func (s *Snapshot) EncodeState(w *wire.Writer) error {
+	w.Len(len(s.Notes))
+	for _, n := range s.Notes {
+		if err := encodeNote(w, n); err != nil {
+			return fmt.Errorf("note %s: %w", n.Path, err)
+		}
+	}
+	w.Len(len(s.Attachments))
+	for _, a := range s.Attachments {
+		w.String(a.Path)
+		w.Int(a.Size)
+		w.Time(a.ModTime)
+	}
+	w.Len(len(s.Warnings))
+	for _, wa := range s.Warnings {
+		w.String(wa.Path)
+		w.String(wa.Message)
+		w.Bool(wa.Retry)
+	}
+	p := s.Privacy
+	w.Len(p.HiddenNotes)
+	w.Len(p.HiddenFiles)
+	w.Strings(slices.Sorted(maps.Keys(p.marked)))
+	excluded := slices.Sorted(maps.Keys(p.excluded))
+	w.Len(len(excluded))
+	for _, k := range excluded {
+		w.String(k)
+		w.Bool(p.excluded[k])
+	}
+	return nil
+}
+
+// DecodeState reads a snapshot EncodeState wrote, for the vault at root
+// (a real root, see RealRoot) loaded with filter; the caller vouches that
+// the state was made with the same options and rules. The files are not
+// looked at: [Snapshot.Changed] tells what differs on disk now.
+func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) {
+	notes := make([]*Note, r.Len(8))
+	for i := range notes {
+		notes[i] = decodeNote(r)
+	}
+	atts := make([]Attachment, r.Len(3))
+	for i := range atts {
+		atts[i] = Attachment{Path: r.String(), Size: r.Int(), ModTime: r.Time()}
+	}
+	var warnings []Warning
+	for range r.Len(3) {
+		warnings = append(warnings, Warning{Path: r.String(), Message: r.String(), Retry: r.Bool()})
+	}
+	p := Privacy{Filter: filter, HiddenNotes: r.Nat(), HiddenFiles: r.Nat()}
+	for _, m := range r.Strings() {
+		if p.marked == nil {
+			p.marked = map[string]bool{}
+		}
+		p.marked[m] = true
+	}
+	for range r.Len(2) {
+		if p.excluded == nil {
+			p.excluded = map[string]bool{}
+		}
+		k := r.String()
+		p.excluded[k] = r.Bool()
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(notes); i++ {
+		if notes[i-1].Path >= notes[i].Path {
+			return nil, fmt.Errorf("%w: notes out of order at %q", wire.ErrCorrupt, notes[i].Path)
+		}
+	}
+	s := NewSnapshot(root, notes, atts, warnings)
+	s.Privacy = p
+	return s, nil
+}
+
+func encodeNote(w *wire.Writer, n *Note) error {
+	w.String(n.Path)
+	w.String(n.Kind)
+	w.String(n.Title)
+	w.Strings(n.Aliases)
+	w.Strings(n.FrontmatterTags)
+	w.Strings(n.InlineTags)
+	w.Strings(n.Tags)
+	w.Bool(n.Frontmatter != nil)
+	if n.Frontmatter != nil {
+		if err := encodeValue(w, n.Frontmatter); err != nil {
+			return err
+		}
+	}
+	w.Len(len(n.Headings))
+	for _, h := range n.Headings {
+		w.Len(h.Level)
+		w.String(h.Text)
+		w.Len(h.Line)
+	}
+	w.Len(len(n.Blocks))
+	for _, b := range n.Blocks {
+		w.String(b.ID)
+		w.Len(b.Line)
+	}
+	w.Len(len(n.Links))
+	for _, l := range n.Links {
+		w.String(l.Raw)
+		w.String(l.Target)
+		w.String(l.Heading)
+		w.String(l.Block)
+		w.String(l.Alias)
+		w.Bool(l.Embed)
+		w.Bool(l.Markdown)
+		w.Len(l.Line)
+	}
+	w.String(n.Body)
+	w.Len(n.BodyLine)
+	w.Len(len(n.Pages))
+	for _, p := range n.Pages {
+		w.Len(p.Number)
+		w.Len(p.Line)
+	}
+	w.Int(n.Size)
+	w.Time(n.ModTime)
+	w.String(n.Hash)
+	return nil
+}
+
+func decodeNote(r *wire.Reader) *Note {
+	n := &Note{Path: r.String(), Kind: r.String(), Title: r.String(), Aliases: r.Strings(),
+		FrontmatterTags: r.Strings(), InlineTags: r.Strings(), Tags: r.Strings()}
+	if r.Bool() {
+		fm, _ := decodeValue(r, 0).(map[string]any)
+		r.Check(fm != nil, "frontmatter is not a map")
+		n.Frontmatter = fm
+	}
+	if k := r.Len(3); k > 0 {
+		n.Headings = make([]Heading, k)
+		for i := range n.Headings {
+			n.Headings[i] = Heading{Level: r.Nat(), Text: r.String(), Line: r.Nat()}
+		}
+	}
+	if k := r.Len(2); k > 0 {
+		n.Blocks = make([]Block, k)
+		for i := range n.Blocks {
+			n.Blocks[i] = Block{ID: r.String(), Line: r.Nat()}
+		}
+	}
+	if k := r.Len(8); k > 0 {
+		n.Links = make([]Link, k)
+		for i := range n.Links {
+			n.Links[i] = Link{Raw: r.String(), Target: r.String(), Heading: r.String(), Block: r.String(),
+				Alias: r.String(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat()}
+		}
+	}
+	n.Body = r.String()
+	n.BodyLine = r.Nat()
+	if k := r.Len(2); k > 0 {
+		n.Pages = make([]Page, k)
+		for i := range n.Pages {
+			n.Pages[i] = Page{Number: r.Nat(), Line: r.Nat()}
+		}
+	}
+	n.Size = r.Int()
+	n.ModTime = r.Time()
+	n.Hash = r.String()
+	return n
+}
+
+// Value tags of the frontmatter encoding: the types normalizeYAML leaves.
+const (
+	tagNil = iota
+	tagString
+	tagInt
+	tagUint
+	tagFloat64
+	tagFloat32
+	tagBool
+	tagList
+	tagMap
+)
+
+func encodeValue(w *wire.Writer, v any) error {
+	switch x := v.(type) {
+	case nil:
+		w.Uint(tagNil)
+	case string:
+		w.Uint(tagString)
+		w.String(x)
+	case int:
+		w.Uint(tagInt)
+		w.Int(int64(x))
+	case uint64:
+		w.Uint(tagUint)
+		w.Uint(x)
+	case float64:
+		w.Uint(tagFloat64)
+		w.Float64(x)
+	case float32:
+		w.Uint(tagFloat32)
+		w.Float32(x)
+	case bool:
+		w.Uint(tagBool)
+		w.Bool(x)
+	case []any:
+		w.Uint(tagList)
+		w.Len(len(x))
+		for _, e := range x {
+			if err := encodeValue(w, e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		w.Uint(tagMap)
+		w.Len(len(x))
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			w.String(k)
+			if err := encodeValue(w, x[k]); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("frontmatter value of type %T", v)
+	}
+	return nil
+}
+
+// maxValueDepth bounds the nesting a damaged file could claim.
+const maxValueDepth = 64
+
+func decodeValue(r *wire.Reader, depth int) any {
+	if depth > maxValueDepth {
+		r.Check(false, "frontmatter nested too deep")
+		return nil
+	}
+	switch tag := r.Uint(); tag {
+	case tagNil:
+		return nil
+	case tagString:
+		return r.String()
+	case tagInt:
+		return int(r.Int())
+	case tagUint:
+		return r.Uint()
+	case tagFloat64:
+		return r.Float64()
+	case tagFloat32:
+		return r.Float32()
+	case tagBool:
+		return r.Bool()
+	case tagList:
+		out := make([]any, r.Len(1))
+		for i := range out {
+			out[i] = decodeValue(r, depth+1)
+		}
+		return out
+	case tagMap:
+		k := r.Len(2)
+		out := make(map[string]any, k)
+		for range k {
+			key := r.String()
+			out[key] = decodeValue(r, depth+1)
+		}
+		return out
+	default:
+		r.Check(false, fmt.Sprintf("unknown value tag %d", tag))
+		return nil
+	}
+}
