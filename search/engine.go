@@ -84,10 +84,16 @@ func New(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, opts 
 	if err != nil {
 		return nil, fmt.Errorf("build tf-idf: %w", err)
 	}
+	return assemble(ctx, snap, an, chunks, tf, opts, extra), nil
+}
+
+// assemble makes an engine of its parts built anew (not updated): New's,
+// or those a saved state restored.
+func assemble(ctx context.Context, snap *vault.Snapshot, an *analysis.Analyzer, chunks [][]chunk.Chunk, tf *rankers.TFIDF, opts Options, extra []rankers.Ranker) *Engine {
 	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts, extra: extra}
 	e.rankers = []rankers.Ranker{tf}
 	e.addIndexRankers(ctx, nil, nil)
-	return e, nil
+	return e
 }
 
 func (o Options) withDefaults() Options {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/wire"
@@ -117,10 +116,7 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 			return nil, fmt.Errorf("engine state: %w: chunks of %s disagree", wire.ErrCorrupt, snap.Notes[i].Path)
 		}
 	}
-	e := &Engine{snap: snap, graph: graph.New(snap), an: an, chunks: chunks, tfidf: tf, opts: opts}
-	e.rankers = []rankers.Ranker{tf}
-	e.addIndexRankers(ctx, nil, nil)
-	return e, ctx.Err()
+	return assemble(ctx, snap, an, chunks, tf, opts, nil), ctx.Err()
 }
 
 // decodeNotes reads the notes section: the snapshot and every note's

@@ -37,18 +37,19 @@ func main() {
 	edits := flag.Int("edits", 50, "single-note edits to time")
 	churn := flag.Int("churn", 2000, "random edits before the memory comparison")
 	storm := flag.Int("storm", 1000, "files changed at once")
+	startsOnly := flag.Bool("starts", false, "only time the starts over MCP stdio (cold, then warm from the engine state)")
 	flag.Parse()
 	if *src == "" {
 		fmt.Fprintln(os.Stderr, "livebench: -vault is required")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *src, *edits, *churn, *storm); err != nil {
+	if err := run(context.Background(), *src, *edits, *churn, *storm, *startsOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "livebench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, src string, edits, churn, storm int) error {
+func run(ctx context.Context, src string, edits, churn, storm int, startsOnly bool) error {
 	tmp, err := os.MkdirTemp("", "livebench-*")
 	if err != nil {
 		return err
@@ -62,6 +63,13 @@ func run(ctx context.Context, src string, edits, churn, storm int) error {
 		return err
 	}
 	fmt.Printf("vault %s (copied), %s, GOMAXPROCS %d\n\n", src, time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0))
+	if startsOnly {
+		bin, ixFile, err := buildAndIndex(tmp, root)
+		if err != nil {
+			return err
+		}
+		return starts(ctx, bin, root, ixFile)
+	}
 	if err := inProcess(ctx, root, filepath.Join(tmp, "inproc.db"), edits); err != nil {
 		return err
 	}
@@ -220,30 +228,13 @@ func mib(b uint64) float64 { return float64(b) / (1 << 20) }
 
 // overStdio drives the real binary.
 func overStdio(ctx context.Context, tmp, root string, edits, storm int) error {
-	bin := filepath.Join(tmp, "enquire-mcp")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/enquire-mcp").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build (run from the repository root): %v\n%s", err, out)
+	bin, ixFile, err := buildAndIndex(tmp, root)
+	if err != nil {
+		return err
 	}
-	ixFile := filepath.Join(tmp, "serve.db")
-	if out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput(); err != nil {
-		return fmt.Errorf("index: %v\n%s", err, out)
+	if err := starts(ctx, bin, root, ixFile); err != nil {
+		return err
 	}
-	var readies []time.Duration
-	var rss []int
-	for range 3 {
-		s, err := start(ctx, bin, root, ixFile)
-		if err != nil {
-			return err
-		}
-		readies = append(readies, s.ready)
-		r, _ := status(s.cmd.Process.Pid, "VmHWM:")
-		rss = append(rss, r)
-		s.close()
-	}
-	slices.Sort(rss)
-	fmt.Printf("## Over MCP stdio (serve --persistent-index, watch on)\n\n")
-	fmt.Printf("Warm start, nothing changed (start to first search answered): median %s of 3 (%v); peak RSS median %d MB\n\n",
-		ms(pct(readies, 50)), readies, rss[1]/1024)
 	s, err := start(ctx, bin, root, ixFile)
 	if err != nil {
 		return err
@@ -273,6 +264,66 @@ func overStdio(ctx context.Context, tmp, root string, edits, storm int) error {
 	time.Sleep(10 * time.Second)
 	u1, _ := cpu(s.cmd.Process.Pid)
 	fmt.Printf("Idle for 10 s with the watcher on: %d clock ticks of CPU (utime+stime, 100 per second)\n", u1-u0)
+	return nil
+}
+
+// buildAndIndex builds the binary and indexes root with it.
+func buildAndIndex(tmp, root string) (bin, ixFile string, err error) {
+	bin = filepath.Join(tmp, "enquire-mcp")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/enquire-mcp").CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("go build (run from the repository root): %v\n%s", err, out)
+	}
+	ixFile = filepath.Join(tmp, "serve.db")
+	if out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("index: %v\n%s", err, out)
+	}
+	return bin, ixFile, nil
+}
+
+// starts times the first start after index (from the files; it saves the
+// engine state when it stops) and then warm starts from that state, with
+// nothing changed and with one note changed while stopped.
+func starts(ctx context.Context, bin, root, ixFile string) error {
+	type run struct {
+		ready time.Duration
+		rss   int
+	}
+	once := func() (run, error) {
+		s, err := start(ctx, bin, root, ixFile)
+		if err != nil {
+			return run{}, err
+		}
+		r, _ := status(s.cmd.Process.Pid, "VmHWM:")
+		s.close()
+		s.cmd.Wait() // the state is saved when it stops
+		return run{s.ready, r / 1024}, nil
+	}
+	cold, err := once()
+	if err != nil {
+		return err
+	}
+	var warm, touched []time.Duration
+	var rss []int
+	notes := listNotes(root)
+	for i := range 5 {
+		r, err := once()
+		if err != nil {
+			return err
+		}
+		warm, rss = append(warm, r.ready), append(rss, r.rss)
+		if err := appendWord(root, notes[i*7%len(notes)], fmt.Sprintf("zqxstopped%dq", i)); err != nil {
+			return err
+		}
+		if r, err = once(); err != nil {
+			return err
+		}
+		touched = append(touched, r.ready)
+	}
+	slices.Sort(rss)
+	fmt.Printf("## Over MCP stdio (serve --persistent-index, watch on): start to first search answered\n\n")
+	fmt.Printf("First start after index (from the files): %s, peak RSS %d MB\n", ms(cold.ready), cold.rss)
+	fmt.Printf("Warm start from the engine state, nothing changed: median %s of 5 (%v); peak RSS median %d MB\n", ms(pct(warm, 50)), warm, rss[2])
+	fmt.Printf("Warm start, one note changed while stopped: median %s of 5 (%v)\n\n", ms(pct(touched, 50)), touched)
 	return nil
 }
 

@@ -57,5 +57,13 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "    %s\n", w)
 	}
 	fmt.Fprintf(stdout, "  took %s\n", st.Duration.Round(1e6))
+	if err := ix.Close(); err != nil {
+		return err
+	}
+	how, err := vf.prepareState(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "  engine state for the next start: %s\n", how)
 	return nil
 }

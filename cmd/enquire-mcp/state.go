@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -93,6 +94,31 @@ func (l *loaded) warmStart(ctx context.Context) (*search.Engine, int, string) {
 		return nil, 0, err.Error()
 	}
 	return eng, len(changed), ""
+}
+
+// prepareState brings the engine state up to date after an index run, so
+// that the next serve or search starts from it: cheaply from the state
+// saved before when there is one, else by loading every file once. It
+// says which it did.
+func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (string, error) {
+	l, err := v.load(ctx, errorLogger(stderr))
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	if l.ix == nil {
+		return "none (no index)", nil
+	}
+	if l.fromState && l.changedSince == 0 {
+		return "up to date", nil
+	}
+	if err := l.saveState(l.eng); err != nil {
+		return "", err
+	}
+	if l.fromState {
+		return fmt.Sprintf("updated (%d files changed since it was saved)", l.changedSince), nil
+	}
+	return "saved (built from the files)", nil
 }
 
 type walkResult struct {

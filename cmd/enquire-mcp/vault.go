@@ -152,9 +152,11 @@ type loaded struct {
 	lastChange atomic.Int64 // unix nanoseconds of the last applied change
 	lastWarn   string
 	saver      stateSaver
-	// warm says how the engine started: from the saved state ("state",
-	// with the number of files changed since) or why not.
-	warm string
+	// warm says how the engine started: from the saved engine state, with
+	// the number of files changed since, or from the files and why.
+	warm         string
+	fromState    bool
+	changedSince int
 }
 
 // Close saves the engine state if a save is due and closes the index.
@@ -217,7 +219,8 @@ func (l *loaded) start(ctx context.Context) error {
 	if l.ix != nil && l.flags.buildEmbeddings == "" {
 		eng, changed, why := l.warmStart(ctx)
 		if eng != nil {
-			l.eng, l.warm = eng, fmt.Sprintf("engine state, %d files changed since", changed)
+			l.eng, l.fromState, l.changedSince = eng, true, changed
+			l.warm = fmt.Sprintf("engine state, %d files changed since", changed)
 			if changed > 0 {
 				l.saveSoon(stateSaveDelay)
 			}
