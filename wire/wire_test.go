@@ -1,0 +1,88 @@
+package wire_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/wire"
+)
+
+func TestRoundTrip(t *testing.T) {
+	w := &wire.Writer{}
+	when := time.Unix(1700000000, 123456789)
+	w.Uint(math.MaxUint64)
+	w.Int(-42)
+	w.Len(3)
+	w.Bool(true)
+	w.String("café ✓")
+	w.Strings([]string{"a", "", "b"})
+	w.Float32(1.5)
+	w.Float64(-math.Pi)
+	w.Time(when)
+	w.Len(2)
+	w.Buf = append(w.Buf, 7, 8)
+	w.Len(9)
+
+	r := wire.NewReader(w.Buf)
+	checks := []struct {
+		name     string
+		got, want any
+	}{
+		{"uint", r.Uint(), uint64(math.MaxUint64)},
+		{"int", r.Int(), int64(-42)},
+		{"nat", r.Nat(), 3},
+		{"bool", r.Bool(), true},
+		{"string", r.String(), "café ✓"},
+		{"strings", len(r.Strings()), 3},
+		{"float32", r.Float32(), float32(1.5)},
+		{"float64", r.Float64(), -math.Pi},
+		{"time", r.Time().Equal(when), true},
+		{"bytes", string(r.Bytes()), "\x07\x08"},
+		{"index", r.Index(10), 9},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if err := r.Done(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamage: every damaged input is ErrCorrupt, later reads give zero
+// values, and no count makes an allocation larger than the input.
+func TestDamage(t *testing.T) {
+	cases := []struct {
+		name string
+		data []byte
+		read func(r *wire.Reader)
+	}{
+		{"empty uint", nil, func(r *wire.Reader) { r.Uint() }},
+		{"truncated varint", []byte{0x80}, func(r *wire.Reader) { r.Uint() }},
+		{"string longer than data", []byte{10, 'a'}, func(r *wire.Reader) { r.String() }},
+		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Len(1) }},
+		{"count of wide items", []byte{3, 0, 0, 0, 0, 0}, func(r *wire.Reader) { r.Len(8) }},
+		{"bad bool", []byte{2}, func(r *wire.Reader) { r.Bool() }},
+		{"short float32", []byte{1, 2}, func(r *wire.Reader) { r.Float32() }},
+		{"short float64", []byte{1, 2, 3, 4}, func(r *wire.Reader) { r.Float64() }},
+		{"index out of range", []byte{5}, func(r *wire.Reader) { r.Index(5) }},
+		{"nat out of range", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Nat() }},
+		{"left over", []byte{1, 2}, func(r *wire.Reader) { r.Uint() }},
+		{"failed check", []byte{1}, func(r *wire.Reader) { r.Uint(); r.Check(false, "invariant") }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := wire.NewReader(c.data)
+			c.read(r)
+			if err := r.Done(); !errors.Is(err, wire.ErrCorrupt) {
+				t.Fatalf("got %v, want ErrCorrupt", err)
+			}
+			if r.Uint() != 0 || r.String() != "" {
+				t.Fatal("reads after an error returned data")
+			}
+		})
+	}
+}
