@@ -207,7 +207,7 @@ func (ix *Index) swap(ctx context.Context, tmp string) error {
 		errs = append(errs, err)
 	}
 	for range cap(ix.readers) {
-		c, err := openConn(ctx, ix.path)
+		c, err := openReader(ctx, ix.path)
 		errs = append(errs, err)
 		ix.readers <- c // nil on failure: reader reports it; Close skips it
 	}

@@ -123,39 +123,6 @@ type Hit struct {
 // a word in the title or an alias says most about a note.
 const bm25Weights = "3.0, 3.0, 2.0, 2.0, 1.0, 1.0"
 
-// Search streams up to limit chunks matching query, best first, to fn
-// until it returns false. An empty MatchExpr matches nothing.
-func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hit) bool) error {
-	expr := MatchExpr(query)
-	if expr == "" {
-		return nil
-	}
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.page, c.line_start, c.line_end, -bm25(fts, ` + bm25Weights + `) AS score, f.hash
-			FROM fts JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.path = c.path
-			WHERE fts MATCH ? ORDER BY score DESC, c.path, c.idx LIMIT ?`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		if err := bindAll(st, expr, limit); err != nil {
-			return err
-		}
-		for st.Step() {
-			h := Hit{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Page: st.ColumnInt(2),
-				LineStart: st.ColumnInt(3), LineEnd: st.ColumnInt(4), Score: st.ColumnFloat(5), FileHash: st.ColumnText(6)}
-			if !fn(h) {
-				return nil
-			}
-		}
-		return st.Err()
-	})
-	if err != nil {
-		return fmt.Errorf("index search %q: %w", expr, err)
-	}
-	return nil
-}
-
 // pdfCache is the stored extraction of a PDF.
 type pdfCache struct {
 	Pages   []pdf.Page `json:"pages"`
