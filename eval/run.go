@@ -121,7 +121,7 @@ func Run(ctx context.Context, eng *search.Engine, ds *Dataset, cfg Config, progr
 	}
 	rep.Metrics = Mean(per)
 	rep.Latency = Summarize(lat)
-	for _, s := range []string{rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings} {
+	for _, s := range []string{rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings, rankers.SignalFeedback} {
 		if used[s] {
 			rep.SignalsUsed = append(rep.SignalsUsed, s)
 		}

@@ -28,7 +28,7 @@ import (
 // version is rebuilt. Version 3 stores the FTS5 text: a contentless table
 // with contentless_delete never lowers its row count on delete, so BM25's
 // idf drifted with every edit away from what a fresh index gives.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // applicationID marks enquire-mcp index files ("ENQ1"), so a foreign
 // SQLite file is never read as an index nor overwritten.

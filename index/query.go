@@ -56,7 +56,7 @@ func MatchExpr(query string) string {
 			add(`"`+w+`"`, english.IsStopWord(w))
 		}
 		for _, g := range grams {
-			add(`cjk:"`+g+`"`, false)
+			add(`"`+g+`"`, false)
 		}
 	}
 	if len(terms) == 0 {

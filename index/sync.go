@@ -451,8 +451,8 @@ func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chu
 		if err := bindExec(w.insChunk, n.Path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, ChunkHash(n, ch)); err != nil {
 			return err
 		}
-		cjk := cjkGrams(an, n.Title, aliases, headings, text)
-		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), noNUL(n.Title), noNUL(aliases), noNUL(headings), noNUL(tags), noNUL(withoutCJK(text)), cjk); err != nil {
+		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), noNUL(withGrams(an, n.Title)), noNUL(withGrams(an, aliases)),
+			noNUL(withGrams(an, headings)), noNUL(tags), noNUL(withoutCJK(text)), cjkGrams(an, text)); err != nil {
 			return err
 		}
 	}
@@ -492,6 +492,16 @@ func cjkGrams(an *analysis.Analyzer, texts ...string) string {
 		})
 	}
 	return b.String()
+}
+
+// withGrams appends the CJK grams of a title, alias or heading text to it,
+// so that a CJK query term matches in that column with its weight (the
+// cjk column holds the body's grams only).
+func withGrams(an *analysis.Analyzer, s string) string {
+	if g := cjkGrams(an, s); g != "" {
+		return s + " " + g
+	}
+	return s
 }
 
 // withoutCJK blanks CJK runs out of a body: unicode61 would store each run

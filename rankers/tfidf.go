@@ -564,6 +564,11 @@ func (t *TFIDF) IDF(term string) float64 {
 // long note with one passage about the query is not diluted by the rest.
 func (t *TFIDF) Rank(ctx context.Context, req Request) ([]Candidate, error) {
 	ids, weights := t.queryVector(req.Query)
+	return t.rankVector(ctx, req, ids, weights)
+}
+
+// rankVector ranks by a query vector: term ids and their weights.
+func (t *TFIDF) rankVector(ctx context.Context, req Request, ids []uint32, weights []float32) ([]Candidate, error) {
 	if len(ids) == 0 || req.Limit <= 0 {
 		return nil, nil
 	}

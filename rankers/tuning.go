@@ -29,6 +29,17 @@ const (
 	// (it still reports its rank in per_signal).
 	WeightBuiltinEmbeddings = 0
 
+	// FeedbackDocs, FeedbackTerms and FeedbackBeta shape pseudo-relevance
+	// feedback (TFIDF.Feedback): the first FeedbackDocs fused notes give
+	// FeedbackTerms expansion terms weighing FeedbackBeta of the query.
+	// WeightFeedback is its RRF weight. Picked from m ∈ {3,5,8},
+	// n ∈ {20,30,50}, β ∈ {0.2,0.3,0.5}, weight ∈ {0.5,1} on the tuning sets
+	// (docs/benchmarks.md).
+	FeedbackDocs   = 8
+	FeedbackTerms  = 30
+	FeedbackBeta   = 0.3
+	WeightFeedback = 0.5
+
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
 	// the top BoostDepth fused hits take part, and a hit gains at most
 	// BoostStrength of its own score.

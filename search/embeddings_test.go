@@ -65,7 +65,7 @@ func TestEmbeddingsSignal(t *testing.T) {
 	}
 	for _, gran := range []string{GranularityNote, GranularityBlock} {
 		res = mustSearch(t, e, Request{Query: "earthquake subduction", MinSignals: 3, Granularity: gran})
-		if len(res.Hits) != 1 || res.Hits[0].Path != "Geology.md" || len(res.Hits[0].Signals) != 3 {
+		if len(res.Hits) != 1 || res.Hits[0].Path != "Geology.md" || independent(fusedOf(res.Hits[0])) != 3 {
 			t.Fatalf("%s min_signals 3: %+v", gran, res.Hits)
 		}
 	}
@@ -143,4 +143,8 @@ func TestDefaultWeights(t *testing.T) {
 	if w := e.Weights(); w[rankers.SignalEmbeddings] != 1 {
 		t.Fatalf("engine weights %v", w)
 	}
+}
+
+func fusedOf(h Hit) rankers.Fused {
+	return rankers.Fused{Note: h.Note, Chunk: h.Chunk, Signals: h.Signals}
 }

@@ -240,8 +240,13 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 		fusing, observed, weights = observed, nil, nil
 	}
 	fused := rankers.Fuse(fusing, e.opts.RRFK, weights)
+	if fb, ok := e.feedback(ctx, req, allow, fusing, fused, weights); ok {
+		fusing = append(fusing, fb)
+		fused = rankers.Fuse(fusing, e.opts.RRFK, weights)
+		res.SignalsUsed = append(res.SignalsUsed, fb.Signal)
+	}
 	if req.MinSignals > 1 {
-		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return len(f.Signals) < req.MinSignals })
+		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return independent(f) < req.MinSignals })
 	}
 	if req.GraphBoost {
 		fused = e.graph.Boost(fused, e.opts.Boost)
@@ -324,10 +329,7 @@ func (e *Engine) allow(folder, tag string, filter FrontmatterFilter) func(int) b
 // in res.SignalErrors and left out; only when every signal fails is the
 // search an error.
 func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, res *Result) ([]rankers.Ranked, error) {
-	depth := e.opts.Depth
-	if depth <= 0 {
-		depth = max(100, 5*req.Limit)
-	}
+	depth := e.depth(req)
 	var use []rankers.Ranker
 	for _, r := range e.rankers {
 		if req.Signals == nil || slices.Contains(req.Signals, r.Name()) {
@@ -335,6 +337,9 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 		}
 	}
 	for _, s := range req.Signals {
+		if s == rankers.SignalFeedback {
+			continue // a second pass over the fused lists (see feedback)
+		}
 		if !slices.ContainsFunc(use, func(r rankers.Ranker) bool { return r.Name() == s }) {
 			res.addSignalError(s, "unavailable: "+unavailableReason(s))
 		}
@@ -390,6 +395,14 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 		return nil, fmt.Errorf("every signal failed: %v", res.SignalErrors)
 	}
 	return ok, nil
+}
+
+// depth is how many candidates each signal contributes.
+func (e *Engine) depth(req Request) int {
+	if e.opts.Depth > 0 {
+		return e.opts.Depth
+	}
+	return max(100, 5*req.Limit)
 }
 
 func unavailableReason(signal string) string {

@@ -108,9 +108,9 @@ func (r *Request) normalize() (FrontmatterFilter, error) {
 	}
 	for _, s := range r.Signals {
 		switch s {
-		case rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings:
+		case rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings, rankers.SignalFeedback:
 		default:
-			return nil, invalid("unknown signal %s (known: bm25, tfidf, embeddings)", quoted(s))
+			return nil, invalid("unknown signal %s (known: bm25, tfidf, embeddings, feedback)", quoted(s))
 		}
 	}
 	folder, err := NormalizeFolder(r.Folder)

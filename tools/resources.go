@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -102,6 +103,11 @@ func (s *Server) vaultInfo() VaultInfo {
 	weights := e.Weights()
 	for _, sig := range info.Signals {
 		info.SignalWeights[sig] = weights[sig]
+	}
+	if w := weights[rankers.SignalFeedback]; w > 0 && len(info.Signals) > 0 {
+		// Not a ranker of its own: the second TF-IDF pass of every default
+		// search (rankers.TFIDF.Feedback).
+		info.SignalWeights[rankers.SignalFeedback] = w
 	}
 	info.QueryTextSentTo = e.RemoteEmbeddings()
 	if emb := e.Embeddings(); emb != nil {

@@ -46,9 +46,10 @@ func TestVaultInfoResource(t *testing.T) {
 				info.WriteEnabled != tt.write || info.Version != "test" || !strings.Contains(info.NoteResources, "every markdown note") {
 				t.Fatalf("info %+v", info)
 			}
-			// Every available signal has its weight; the toy model is
+			// Every available signal has its weight, and so has feedback
+			// (the second TF-IDF pass); the toy model is
 			// local, so no query text leaves the machine.
-			if len(info.SignalWeights) != len(tt.signals) || info.SignalWeights["tfidf"] != 1 || info.QueryTextSentTo != "" {
+			if len(info.SignalWeights) != len(tt.signals)+1 || info.SignalWeights["tfidf"] != 1 || info.SignalWeights["feedback"] != 0.5 || info.QueryTextSentTo != "" {
 				t.Fatalf("signal_weights %v, query_text_sent_to %q", info.SignalWeights, info.QueryTextSentTo)
 			}
 			if !slices.Equal(info.Tools, srv.Registered()) || !slices.Contains(info.Tools, "obsidian_list_notes") || !slices.Contains(info.Tools, "obsidian_read_note") {

@@ -28,7 +28,7 @@ type SearchOutput struct {
 	Query           string            `json:"query"`
 	Method          string            `json:"method" jsonschema:"Fusion method: rrf (Reciprocal Rank Fusion)."`
 	K               int               `json:"k" jsonschema:"RRF constant."`
-	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings."`
+	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings, feedback (TF-IDF re-run with terms of the first hits)."`
 	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
 	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
 	Matches         []SearchMatch     `json:"matches"`
@@ -54,6 +54,7 @@ type PerSignal struct {
 	BM25       *SignalRank `json:"bm25,omitempty"`
 	TFIDF      *SignalRank `json:"tfidf,omitempty"`
 	Embeddings *SignalRank `json:"embeddings,omitempty"`
+	Feedback   *SignalRank `json:"feedback,omitempty"`
 }
 
 // SignalRank is a hit's place in one signal's list.
@@ -97,6 +98,8 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 				m.PerSignal.TFIDF = sr
 			case rankers.SignalEmbeddings:
 				m.PerSignal.Embeddings = sr
+			case rankers.SignalFeedback:
+				m.PerSignal.Feedback = sr
 			}
 		}
 		out.Matches[i] = m

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -284,7 +285,7 @@ func TestSearchTool(t *testing.T) {
 	if out.Method != "rrf" || out.K != 60 || out.Query != "levain hydration" {
 		t.Fatalf("header = %+v", out)
 	}
-	if len(out.SignalsUsed) != 1 || out.SignalsUsed[0] != "tfidf" {
+	if !slices.Equal(out.SignalsUsed, []string{"tfidf", "feedback"}) {
 		t.Fatalf("signals_used = %q", out.SignalsUsed)
 	}
 	if len(out.Matches) == 0 || out.Matches[0].Path != "Cooking/Sourdough Bread.md" {
@@ -516,11 +517,11 @@ func TestFullTextToolOnlyWithIndex(t *testing.T) {
 func TestSearchToolWithEverySignal(t *testing.T) {
 	cs := connectTo(t, New(indexedEngine(t), Options{}))
 	out := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "levain hydration", "min_signals": 3}))
-	if len(out.SignalsUsed) != 3 || len(out.Matches) == 0 || out.Matches[0].Path != "Cooking/Sourdough Bread.md" {
+	if len(out.SignalsUsed) != 4 || len(out.Matches) == 0 || out.Matches[0].Path != "Cooking/Sourdough Bread.md" {
 		t.Fatalf("output %+v", out)
 	}
 	m := out.Matches[0].PerSignal
-	if m.BM25 == nil || m.TFIDF == nil || m.Embeddings == nil {
+	if m.BM25 == nil || m.TFIDF == nil || m.Embeddings == nil || m.Feedback == nil {
 		t.Fatalf("per_signal %+v", m)
 	}
 	res := call(t, cs, "obsidian_search", map[string]any{"query": "bread", "embedding_model": "multilingual"})

@@ -65,7 +65,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
 	if *equal {
-		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1}
+		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1, "feedback": 0}
 	}
 	def := eval.Config{GraphBoost: *boost, Weights: weights.m}
 	if *signals != "" {

@@ -35,7 +35,7 @@ func TestEvalMatrixHasEverySignal(t *testing.T) {
 		}
 	}
 	def := reports[len(reports)-1]
-	if want := []string{"bm25", "tfidf", "embeddings"}; !slices.Equal(def.SignalsUsed, want) {
+	if want := []string{"bm25", "tfidf", "embeddings", "feedback"}; !slices.Equal(def.SignalsUsed, want) {
 		t.Errorf("default configuration used %q, want %q", def.SignalsUsed, want)
 	}
 	raw, err := os.ReadFile(run)

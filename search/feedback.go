@@ -1,0 +1,51 @@
+package search
+
+import (
+	"context"
+	"slices"
+
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+)
+
+// feedback runs pseudo-relevance feedback (rankers.TFIDF.Feedback) on the
+// first pass's fused hits and returns its list, or false when it does not
+// apply: the request names signals without "feedback", its weight is 0, or
+// no lexical signal ran (feedback expands what the words found; the
+// embeddings alone are not trusted to pick the feedback notes).
+func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool, lists []rankers.Ranked, fused []rankers.Fused, weights map[string]float64) (rankers.Ranked, bool) {
+	l := rankers.Ranked{Signal: rankers.SignalFeedback}
+	if req.Signals != nil && !slices.Contains(req.Signals, rankers.SignalFeedback) || weights[rankers.SignalFeedback] == 0 {
+		return l, false
+	}
+	if !slices.ContainsFunc(lists, func(r rankers.Ranked) bool {
+		return (r.Signal == rankers.SignalBM25 || r.Signal == rankers.SignalTFIDF) && len(r.Candidates) > 0
+	}) {
+		return l, false
+	}
+	var notes []int
+	for _, f := range fused {
+		if !slices.Contains(notes, f.Note) {
+			notes = append(notes, f.Note)
+		}
+		if len(notes) == rankers.FeedbackDocs {
+			break
+		}
+	}
+	cands, err := e.tfidf.Feedback(ctx, rankers.Request{Query: req.Query, Limit: e.depth(req), Allow: allow,
+		Block: req.Granularity == GranularityBlock}, e.snap.Notes, notes)
+	if err != nil || len(cands) == 0 {
+		return l, false
+	}
+	l.Candidates = cands
+	return l, true
+}
+
+// independent counts the signals that found f for min_signals: feedback
+// re-runs TF-IDF from the others' hits, so it is no independent witness.
+func independent(f rankers.Fused) int {
+	n := len(f.Signals)
+	if _, ok := f.Signals[rankers.SignalFeedback]; ok {
+		n--
+	}
+	return n
+}
