@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/ocr"
+	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
+	"github.com/enquire-mcp/enquire-mcp/tools"
+)
+
+// ocrVault is a temporary vault with a note and a PDF whose page 1 has a
+// text layer and whose page 2 is a scan of words found nowhere else.
+func ocrVault(t *testing.T, tl ocr.Tools) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Groceries.md"), []byte("# Groceries\n\nsourdough flour and rye\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "scans"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ocrtest.WritePDF(t, tl, filepath.Join(dir, "scans", "Receipt.pdf"), []ocrtest.Page{
+		{Text: "Bakery receipt summary page"},
+		{Text: "QUARTZITE MERIDIAN 4217", Scanned: true},
+	})
+	return dir
+}
+
+// countingTools puts wrappers of the OCR programs first on PATH: each
+// call appends a line to the returned log before running the real one.
+func countingTools(t *testing.T, tl ocr.Tools) (path, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "calls.log")
+	for name, real := range map[string]string{"pdftoppm": tl.Pdftoppm, "tesseract": tl.Tesseract} {
+		script := "#!/bin/sh\necho " + name + " >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir + string(os.PathListSeparator) + os.Getenv("PATH"), log
+}
+
+func tesseractCalls(t *testing.T, log string) int {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "tesseract\n")
+}
+
+// runOCRBin runs the binary with PATH and a private cache dir.
+func runOCRBin(t *testing.T, bin, path, cache string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "PATH="+path, "XDG_CACHE_HOME="+cache)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %v\nstdout:\n%s\nstderr:\n%s", args, err, out.String(), errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+func searchJSON(t *testing.T, bin, path, cache, vault, query string, extra ...string) tools.SearchOutput {
+	t.Helper()
+	out, _ := runOCRBin(t, bin, path, cache, append([]string{"search", "--vault", vault, "--include-pdfs", "--json", query}, extra...)...)
+	var res tools.SearchOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("search %q: %v\n%s", query, err, out)
+	}
+	return res
+}
+
+// TestOCREndToEnd indexes a vault with a scanned page: the page's words
+// become searchable with page and ocr:true, and the scan is read once —
+// not again on a second run, after a touch (same content), nor when a
+// search loads the vault again.
+func TestOCREndToEnd(t *testing.T) {
+	tl := ocrtest.NeedTools(t)
+	bin := buildBinary(t)
+	vault := ocrVault(t, tl)
+	path, log := countingTools(t, tl)
+	cache := t.TempDir()
+	index := []string{"index", "--vault", vault, "--include-pdfs", "--ocr"}
+
+	out, stderr := runOCRBin(t, bin, path, cache, index...)
+	if n := tesseractCalls(t, log); n != 1 {
+		t.Fatalf("first run: tesseract ran %d times, want 1 (the scanned page)\n%s%s", n, out, stderr)
+	}
+	if !strings.Contains(out, "OCR: 1 pages of 1 PDFs read") || !strings.Contains(out, "PDFs without text: 0") {
+		t.Errorf("summary lacks the OCR line or counts the scan as textless:\n%s", out)
+	}
+
+	tests := []struct {
+		query string
+		page  int
+		ocr   bool
+	}{
+		{"quartzite meridian", 2, true},
+		{"bakery receipt", 1, false},
+	}
+	for _, tt := range tests {
+		res := searchJSON(t, bin, path, cache, vault, tt.query)
+		if len(res.Matches) == 0 || res.Matches[0].Path != "scans/Receipt.pdf" {
+			t.Fatalf("%q: matches %+v", tt.query, res.Matches)
+		}
+		m := res.Matches[0]
+		if m.Page != tt.page || m.OCR != tt.ocr || !strings.HasPrefix(m.Snippet, "[page: "+string(rune('0'+tt.page))+"]") {
+			t.Errorf("%q: page %d ocr %v snippet %q; want page %d ocr %v", tt.query, m.Page, m.OCR, m.Snippet, tt.page, tt.ocr)
+		}
+		if !strings.Contains(res.SignalsUsed[0], "bm25") {
+			t.Errorf("%q: signals %v, want the index's bm25", tt.query, res.SignalsUsed)
+		}
+	}
+	table, _ := runOCRBin(t, bin, path, cache, "search", "--vault", vault, "--include-pdfs", "quartzite")
+	if !strings.Contains(table, "page 2, OCR") {
+		t.Errorf("table output does not say the hit is OCR text:\n%s", table)
+	}
+
+	runOCRBin(t, bin, path, cache, index...) // unchanged
+	later := time.Now().Add(time.Hour)
+	pdf := filepath.Join(vault, "scans", "Receipt.pdf")
+	if err := os.Chtimes(pdf, later, later); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = runOCRBin(t, bin, path, cache, index...) // touched: same content hash
+	searchJSON(t, bin, path, cache, vault, "quartzite", "--ocr")
+	if n := tesseractCalls(t, log); n != 1 {
+		t.Fatalf("OCR ran again: tesseract %d times in all, want 1\n%s", n, out)
+	}
+	if !strings.Contains(out, "1 PDFs from the OCR cache") {
+		t.Errorf("touched PDF not served from the OCR cache:\n%s", out)
+	}
+}
+
+// TestOCRToolsMissing: without the programs, --ocr warns once, naming the
+// packages, and the index is what it is without --ocr.
+func TestOCRToolsMissing(t *testing.T) {
+	bin := buildBinary(t)
+	vault := t.TempDir()
+	if err := os.WriteFile(filepath.Join(vault, "Note.md"), []byte("# Note\n\nzephyr lantern\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.pdf", "b.pdf"} { // two image-only PDFs: still one warning
+		if err := os.WriteFile(filepath.Join(vault, name), []byte(imageOnlyPDF), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	empty, cache := t.TempDir(), t.TempDir()
+	out, stderr := runOCRBin(t, bin, empty, cache, "index", "--vault", vault, "--include-pdfs", "--ocr")
+	if n := strings.Count(stderr, "warning:"); n != 1 {
+		t.Fatalf("%d warnings on stderr, want 1:\n%s", n, stderr)
+	}
+	for _, want := range []string{"poppler-utils", "tesseract-ocr tesseract-ocr-eng", "brew install"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("warning lacks %q: %s", want, stderr)
+		}
+	}
+	if !strings.Contains(out, "3 added") || !strings.Contains(out, "PDFs without text: 2") || strings.Contains(out, "OCR:") {
+		t.Errorf("index summary:\n%s", out)
+	}
+	res := searchJSON(t, bin, empty, cache, vault, "zephyr lantern")
+	if len(res.Matches) == 0 || res.Matches[0].Path != "Note.md" {
+		t.Errorf("the notes are not searchable: %+v", res.Matches)
+	}
+}
+
+// imageOnlyPDF is a one-page PDF without text (an empty page).
+const imageOnlyPDF = "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 400] >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"
+
+func TestOCRFlagChecks(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"needs pdfs", []string{"index", "--vault", fixtureVault, "--ocr"}, "add --include-pdfs"},
+		{"bad langs", []string{"index", "--vault", fixtureVault, "--include-pdfs", "--ocr", "--ocr-langs", "-psm"}, "--ocr-langs"},
+		{"bad cap", []string{"index", "--vault", fixtureVault, "--include-pdfs", "--ocr", "--ocr-max-pages", "0"}, "--ocr-max-pages"},
+		{"setup too", []string{"setup", "--vault", fixtureVault, "--ocr"}, "add --include-pdfs"},
+		{"search too", []string{"search", "--vault", fixtureVault, "--ocr", "x"}, "add --include-pdfs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
