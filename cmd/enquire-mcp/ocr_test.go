@@ -1,17 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/ocr"
 	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/tools"
+	"github.com/enquire-mcp/enquire-mcp/watch"
 )
 
 // ocrVault is a temporary vault with a note and a PDF whose page 1 has a
@@ -119,7 +123,7 @@ func TestOCREndToEnd(t *testing.T) {
 		if m.Page != tt.page || m.OCR != tt.ocr || !strings.HasPrefix(m.Snippet, "[page: "+string(rune('0'+tt.page))+"]") {
 			t.Errorf("%q: page %d ocr %v snippet %q; want page %d ocr %v", tt.query, m.Page, m.OCR, m.Snippet, tt.page, tt.ocr)
 		}
-		if !strings.Contains(res.SignalsUsed[0], "bm25") {
+		if !slices.Contains(res.SignalsUsed, "bm25") {
 			t.Errorf("%q: signals %v, want the index's bm25", tt.query, res.SignalsUsed)
 		}
 	}
@@ -153,9 +157,7 @@ func TestOCRToolsMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"a.pdf", "b.pdf"} { // two image-only PDFs: still one warning
-		if err := os.WriteFile(filepath.Join(vault, name), []byte(imageOnlyPDF), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		ocrtest.BlankPDF(t, filepath.Join(vault, name))
 	}
 	empty, cache := t.TempDir(), t.TempDir()
 	out, stderr := runOCRBin(t, bin, empty, cache, "index", "--vault", vault, "--include-pdfs", "--ocr")
@@ -176,9 +178,6 @@ func TestOCRToolsMissing(t *testing.T) {
 	}
 }
 
-// imageOnlyPDF is a one-page PDF without text (an empty page).
-const imageOnlyPDF = "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 400] >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"
-
 func TestOCRFlagChecks(t *testing.T) {
 	tests := []struct {
 		name string
@@ -198,5 +197,52 @@ func TestOCRFlagChecks(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tt.want)
 			}
 		})
+	}
+}
+
+// TestOCRLive: a scanned PDF added while serving with --ocr is read and
+// searchable with ocr:true; editing another note afterwards reads no PDF
+// again (the OCR counter stays put).
+func TestOCRLive(t *testing.T) {
+	tl := ocrtest.NeedTools(t)
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "Groceries.md"), []byte("# Groceries\n\nrye\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, pdfs: true,
+		ocr: ocrFlags{on: true, langs: ocr.DefaultLangs, maxPages: ocr.DefaultMaxPages}}
+	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+	staged := filepath.Join(t.TempDir(), "Scan.pdf") // written whole, then moved in
+	ocrtest.WritePDF(t, tl, staged, []ocrtest.Page{{Text: "Cover page"}, {Text: "QUARTZITE MERIDIAN 4217", Scanned: true}})
+	if err := os.Rename(staged, filepath.Join(root, "Scan.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var hit search.Hit
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		res, err := lv.engine().Search(ctx, search.Request{Query: "quartzite meridian", Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) > 0 {
+			hit = res.Hits[0]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the scanned page never became searchable")
+		}
+	}
+	if hit.Path != "Scan.pdf" || hit.Page != 2 || !hit.OCR || !strings.HasPrefix(hit.Snippet, "[page: 2]") {
+		t.Fatalf("hit %+v", hit)
+	}
+	if n := vf.ocr.stats.files.Load(); n != 1 {
+		t.Fatalf("OCR ran on %d PDFs, want 1", n)
+	}
+	if err := os.WriteFile(filepath.Join(root, "Groceries.md"), []byte("# Groceries\n\nrye and spelt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lv.settle(t, root, 1)
+	if n := vf.ocr.stats.files.Load(); n != 1 {
+		t.Fatalf("editing a note re-ran OCR: %d runs, want 1", n)
 	}
 }

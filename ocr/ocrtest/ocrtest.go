@@ -136,3 +136,14 @@ func write(t testing.TB, path string, objs []string) {
 		t.Fatal(err)
 	}
 }
+
+// BlankPDF writes a one-page PDF with nothing on its page: no text layer,
+// like a scan, but made without the OCR tools.
+func BlankPDF(t testing.TB, path string) {
+	t.Helper()
+	write(t, path, []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 400] >>",
+	})
+}
