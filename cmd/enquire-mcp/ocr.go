@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,36 +119,56 @@ func (r *ocrReader) Key() string {
 }
 
 // Pages implements vault.PDFOCR: the cached text of this content, or the
-// pages read from a private copy of the file (never a vault path).
+// pages read from a private copy of the file (never a vault path). The
+// pages of a run that failed part way are kept too, so the next try
+// reads only the rest.
 func (r *ocrReader) Pages(ctx context.Context, f *os.File, hash string, pages []int) ([]pdf.Page, error) {
 	key := r.Key()
+	partialKey := key + " (partial)"
+	var done []pdf.Page
 	if r.cache != nil {
 		if got, ok := r.cache.CachedOCR(ctx, hash, key); ok {
 			r.stats.cached.Add(1)
 			return got, nil
 		}
+		done, _ = r.cache.CachedOCR(ctx, hash, partialKey)
 	}
 	start := time.Now()
-	read, err := ocr.ReadFrom(ctx, r.tools, f, "PDF", pages, r.opts)
+	read, err := ocr.ReadFrom(ctx, r.tools, f, "PDF", remaining(pages, done, r.opts.MaxPages), r.opts)
 	r.stats.nanos.Add(int64(time.Since(start)))
 	r.stats.files.Add(1)
 	r.stats.pages.Add(int64(len(read)))
-	out := make([]pdf.Page, len(read))
-	for i, p := range read {
-		out[i] = pdf.Page{Number: p.Number, Text: p.Text}
+	out := done
+	for _, p := range read {
+		out = append(out, pdf.Page{Number: p.Number, Text: p.Text})
 	}
+	slices.SortFunc(out, func(a, b pdf.Page) int { return a.Number - b.Number })
 	if err != nil {
 		r.stats.failed.Add(1)
+		if r.cache != nil && len(read) > 0 {
+			_ = r.cache.StoreOCR(ctx, hash, partialKey, out) // best effort: the next try resumes here
+		}
 		return out, err
 	}
 	if r.cache != nil {
 		// A failed store only costs a second reading later.
-		err = r.cache.StoreOCR(ctx, hash, key, out)
-		if errors.Is(err, context.Canceled) {
-			return out, err
-		}
+		_ = r.cache.StoreOCR(ctx, hash, key, out)
 	}
 	return out, nil
+}
+
+// remaining are the first maxPages of pages, less those already read.
+func remaining(pages []int, done []pdf.Page, maxPages int) []int {
+	if len(pages) > maxPages {
+		pages = pages[:maxPages]
+	}
+	var out []int
+	for _, n := range pages {
+		if !slices.ContainsFunc(done, func(p pdf.Page) bool { return p.Number == n }) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // summary describes the OCR work done ("" when none was asked for).

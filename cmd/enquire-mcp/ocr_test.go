@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/ocr"
 	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
+	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/watch"
@@ -244,5 +246,77 @@ func TestOCRLive(t *testing.T) {
 	lv.settle(t, root, 1)
 	if n := vf.ocr.stats.files.Load(); n != 1 {
 		t.Fatalf("editing a note re-ran OCR: %d runs, want 1", n)
+	}
+}
+
+// mapCache is an in-memory ocrCache.
+type mapCache map[string][]pdf.Page
+
+func (m mapCache) CachedOCR(_ context.Context, hash, key string) ([]pdf.Page, bool) {
+	p, ok := m[hash+"|"+key]
+	return p, ok
+}
+
+func (m mapCache) StoreOCR(_ context.Context, hash, key string, pages []pdf.Page) error {
+	m[hash+"|"+key] = pages
+	return nil
+}
+
+// TestOCRReaderResumes: a run that fails on a page keeps the pages read
+// before it, and the next run reads only the rest (fake tools count the
+// pages they are asked for).
+func TestOCRReaderResumes(t *testing.T) {
+	dir := t.TempDir()
+	log, fail := filepath.Join(dir, "pages.log"), filepath.Join(dir, "fail-page")
+	// pdftoppm -f N -l N ... IN PREFIX: record N, make PREFIX.png holding N.
+	pdftoppm := "#!/bin/sh\nn=$2\nfor a; do prefix=$a; done\necho $n >> '" + log + "'\necho $n > \"$prefix.png\"\n"
+	// tesseract IMG stdout ...: fail on the page named in the fail file.
+	tesseract := "#!/bin/sh\nn=$(cat \"$1\")\nif [ -f '" + fail + "' ] && [ \"$(cat '" + fail + "')\" = \"$n\" ]; then exit 1; fi\necho \"text of page $n\"\n"
+	for name, script := range map[string]string{"pdftoppm": pdftoppm, "tesseract": tesseract} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "pdftoppm")) // any bytes stand in for the PDF
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cache := mapCache{}
+	r := &ocrReader{tools: ocr.Tools{Pdftoppm: filepath.Join(dir, "pdftoppm"), Tesseract: filepath.Join(dir, "tesseract")},
+		opts: ocr.Options{Langs: "eng", MaxPages: 10}, cache: cache, stats: &ocrStats{}}
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		failPage  string
+		wantRead  string // pages rendered by this run, one per line
+		wantPages int
+		wantErr   bool
+	}{
+		{"fails on page 3", "3", "1\n2\n3\n", 2, true},
+		{"resumes at page 3", "", "3\n4\n", 4, false},
+		{"cached", "", "", 4, false},
+	}
+	for _, tt := range tests {
+		os.Remove(log)
+		os.Remove(fail)
+		if tt.failPage != "" {
+			if err := os.WriteFile(fail, []byte(tt.failPage), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := r.Pages(ctx, f, "h1", []int{1, 2, 3, 4})
+		if (err != nil) != tt.wantErr || len(got) != tt.wantPages {
+			t.Fatalf("%s: %d pages, err %v", tt.name, len(got), err)
+		}
+		read, _ := os.ReadFile(log)
+		if string(read) != tt.wantRead {
+			t.Errorf("%s: rendered pages %q, want %q", tt.name, read, tt.wantRead)
+		}
+		for i, p := range got {
+			if p.Number != i+1 || p.Text != fmt.Sprintf("text of page %d", i+1) {
+				t.Errorf("%s: page %d = %+v", tt.name, i, p)
+			}
+		}
 	}
 }
