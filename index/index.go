@@ -28,7 +28,11 @@ import (
 // version is rebuilt. Version 3 stores the FTS5 text: a contentless table
 // with contentless_delete never lowers its row count on delete, so BM25's
 // idf drifted with every edit away from what a fresh index gives.
-const SchemaVersion = 4
+// Version 4 caches the OCR text of scanned PDFs by content hash (table
+// ocr) and records per file the pages without a text layer and the OCR
+// settings they were read with. Version 5 gives the CJK grams of titles,
+// aliases and headings their own columns (BM25 weighs them as fields).
+const SchemaVersion = 5
 
 // applicationID marks enquire-mcp index files ("ENQ1"), so a foreign
 // SQLite file is never read as an index nor overwritten.
@@ -340,13 +344,16 @@ func (ix *Index) create() error {
 	err = ix.tx(func(c *sqlite3.Conn) error {
 		err := c.Exec(fmt.Sprintf(`
 			DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS vectors;
-			DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS meta;
+			DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS ocr;
 			PRAGMA application_id = %d; PRAGMA user_version = %d;
 			CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 			CREATE TABLE files(
 				path TEXT PRIMARY KEY, kind TEXT NOT NULL, size INTEGER NOT NULL,
 				mtime INTEGER NOT NULL, hash TEXT NOT NULL, chunks INTEGER NOT NULL,
-				warning TEXT NOT NULL DEFAULT '', pdf TEXT);
+				warning TEXT NOT NULL DEFAULT '', pdf TEXT,
+				blank INTEGER NOT NULL DEFAULT 0, ocr TEXT NOT NULL DEFAULT '');
+			CREATE INDEX files_hash ON files(hash);
+			CREATE TABLE ocr(hash TEXT NOT NULL, key TEXT NOT NULL, pages TEXT NOT NULL, PRIMARY KEY(hash, key)) WITHOUT ROWID;
 			CREATE TABLE chunks(
 				id INTEGER PRIMARY KEY, path TEXT NOT NULL, idx INTEGER NOT NULL,
 				line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, page INTEGER NOT NULL,

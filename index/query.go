@@ -127,6 +127,9 @@ const bm25Weights = "3.0, 3.0, 2.0, 2.0, 1.0, 1.0"
 type pdfCache struct {
 	Pages   []pdf.Page `json:"pages"`
 	Skipped bool       `json:"skipped,omitempty"`
+	// OCR lists the pages whose text OCR read, with settings OCRKey.
+	OCR    []int  `json:"ocr,omitempty"`
+	OCRKey string `json:"ocr_key,omitempty"`
 }
 
 // CachedPDF implements vault.PDFCache: the stored text of a PDF whose
@@ -150,7 +153,7 @@ func (ix *Index) CachedPDF(ctx context.Context, path string, size int64, modTime
 		if err := json.Unmarshal([]byte(st.ColumnText(2)), &pc); err != nil {
 			return err
 		}
-		t = vault.PDFText{Pages: pc.Pages, Hash: st.ColumnText(0), Warning: st.ColumnText(1), Skipped: pc.Skipped}
+		t = vault.PDFText{Pages: pc.Pages, Hash: st.ColumnText(0), Warning: st.ColumnText(1), Skipped: pc.Skipped, OCR: pc.OCR, OCRKey: pc.OCRKey}
 		found = true
 		return nil
 	})

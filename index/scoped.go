@@ -37,10 +37,9 @@ func (ix *Index) fileRowsUnder(ctx context.Context, paths []string) (map[string]
 	rows := map[string]fileRow{}
 	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
 		// path/ .. path0 ('0' follows '/') bounds everything under path/.
-		return eachRowOf(c, `SELECT path, kind, size, mtime, hash, warning FROM files
+		return eachRowOf(c, `SELECT `+fileRowColumns+` FROM files
 			WHERE path = ?1 OR (path >= ?1 || '/' AND path < ?1 || '0')`, paths, func(st *sqlite3.Stmt) error {
-			rows[st.ColumnText(0)] = fileRow{kind: st.ColumnText(1), size: st.ColumnInt64(2),
-				mtime: st.ColumnInt64(3), hash: st.ColumnText(4), warning: st.ColumnText(5)}
+			rows[st.ColumnText(0)] = scanFileRow(st)
 			return nil
 		})
 	})

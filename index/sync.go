@@ -45,6 +45,9 @@ type Source struct {
 	hidden func(path string) bool
 	// gen is the sync generation rows were read at (see syncGeneration).
 	gen string
+	// ocr, when set, says that an unchanged file must be read again for
+	// its scanned pages (see needsOCR).
+	ocr func(path string, r fileRow) bool
 }
 
 // DiskSource walks the vault and reads only the files a sync asks for:
@@ -75,7 +78,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		}
 	}
 	rows := func() (map[string]fileRow, error) { return f.rows, f.err }
-	return Source{Files: files, Warnings: warnings, rows: rows, gen: gen, Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	return Source{Files: files, Warnings: warnings, rows: rows, gen: gen, ocr: diskOCR(pdfs), Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		if vault.IsPDF(f.Path) {
 			return pdfs.Read(ctx, f)
 		}
@@ -106,7 +109,7 @@ func notesSource(s *vault.Snapshot, notes []*vault.Note) Source {
 		_, err = fsys.Lstat(p)
 		return err == nil
 	}
-	src := Source{Files: files, Keep: keep, Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	src := Source{Files: files, Keep: keep, ocr: notesOCR(byPath), Note: func(_ context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		return byPath[f.Path], nil
 	}}
 	if f, ok := s.Privacy.Filter.(Privacy); ok {
@@ -140,6 +143,10 @@ type fileRow struct {
 	mtime   int64
 	hash    string
 	warning string
+	// blank counts a PDF's pages without a text layer, ocr names the
+	// OCR settings their text was read with ("" for none).
+	blank int
+	ocr   string
 }
 
 // batchSize bounds how many files one transaction writes: a kill loses at
@@ -189,7 +196,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		// New rules may hide a note by its frontmatter: every note is read
 		// again once to find out (a snapshot source already knows).
 		recheck := rulesChanged && src.hidden == nil && vault.IsNote(f.Path)
-		if r, ok := rows[f.Path]; ok && !recheck && r.size == f.Size && r.mtime == f.ModTime.UnixNano() {
+		if r, ok := rows[f.Path]; ok && !recheck && r.size == f.Size && r.mtime == f.ModTime.UnixNano() && !src.needsOCR(f.Path, r) {
 			st.Unchanged++
 			continue
 		}
@@ -236,7 +243,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 				return err
 			}
 		}
-		return nil
+		return dropOrphanOCR(c)
 	}); err != nil {
 		return st, fmt.Errorf("index %s: delete: %w", ix.path, err)
 	}
@@ -304,7 +311,7 @@ func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, 
 				continue
 			}
 			st.Warnings = append(st.Warnings, it.warnings...)
-			if it.note != nil && existed && old.hash == it.note.Hash && it.note.Hash != "" {
+			if it.note != nil && existed && old.hash == it.note.Hash && it.note.Hash != "" && old.ocr == it.note.OCRKey {
 				st.Unchanged++ // touched, same content: record the new stat only
 				if err := bindExec(w.touch, it.file.Size, it.file.ModTime.UnixNano(), it.file.Path); err != nil {
 					return err
@@ -362,17 +369,18 @@ func (ix *Index) writeFile(w *writer, an *analysis.Analyzer, it prepared) error 
 	if it.note == nil && slices.ContainsFunc(it.warnings, func(w vault.Warning) bool { return w.Retry }) {
 		return nil
 	}
-	kind, hash, pdfJSON := kindOf(it.file.Path), "", ""
+	kind, hash, pdfJSON, ocrKey := kindOf(it.file.Path), "", "", ""
 	var chunks []chunk.Chunk
 	if it.note != nil {
-		hash = it.note.Hash
+		hash, ocrKey = it.note.Hash, it.note.OCRKey
 		chunks = chunk.Split(it.note, ix.settings.Chunk)
 		if err := w.insertChunks(an, it.note, chunks); err != nil {
 			return err
 		}
 	}
+	pages := pageTexts(it.note)
 	if kind == vault.KindPDF {
-		b, err := json.Marshal(pdfCache{Pages: pageTexts(it.note), Skipped: it.note == nil})
+		b, err := json.Marshal(pdfCache{Pages: pages, Skipped: it.note == nil, OCR: ocrPages(it.note), OCRKey: ocrKey})
 		if err != nil {
 			return err
 		}
@@ -382,7 +390,8 @@ func (ix *Index) writeFile(w *writer, an *analysis.Analyzer, it prepared) error 
 	for _, wn := range it.warnings {
 		warning = append(warning, wn.Message)
 	}
-	return bindExec(w.insFile, it.file.Path, kind, it.file.Size, it.file.ModTime.UnixNano(), hash, len(chunks), strings.Join(warning, "; "), pdfJSON)
+	return bindExec(w.insFile, it.file.Path, kind, it.file.Size, it.file.ModTime.UnixNano(), hash, len(chunks), strings.Join(warning, "; "), pdfJSON,
+		blankPages(it.note, pages), ocrKey)
 }
 
 func pageTexts(n *vault.Note) []pdf.Page {
@@ -418,7 +427,7 @@ func newWriter(c *sqlite3.Conn) (*writer, error) {
 		{&w.touch, `UPDATE files SET size = ?, mtime = ? WHERE path = ?`},
 		{&w.insChunk, `INSERT INTO chunks(path, idx, line_start, line_end, page, hash) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&w.insFTS, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)`},
-		{&w.insFile, `INSERT INTO files(path, kind, size, mtime, hash, chunks, warning, pdf) VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''))`},
+		{&w.insFile, `INSERT INTO files(path, kind, size, mtime, hash, chunks, warning, pdf, blank, ocr) VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?)`},
 	} {
 		st, _, err := c.Prepare(p.sql)
 		if err != nil {
@@ -532,14 +541,13 @@ func mayHoldCJK(s string) bool {
 func (ix *Index) fileRows(ctx context.Context) (map[string]fileRow, error) {
 	rows := map[string]fileRow{}
 	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT path, kind, size, mtime, hash, warning FROM files`)
+		st, _, err := c.Prepare(`SELECT ` + fileRowColumns + ` FROM files`)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		for st.Step() {
-			rows[st.ColumnText(0)] = fileRow{kind: st.ColumnText(1), size: st.ColumnInt64(2),
-				mtime: st.ColumnInt64(3), hash: st.ColumnText(4), warning: st.ColumnText(5)}
+			rows[st.ColumnText(0)] = scanFileRow(st)
 		}
 		return st.Err()
 	})

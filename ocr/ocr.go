@@ -14,6 +14,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,20 +102,52 @@ func Find(opts Options) (Tools, error) {
 // opts.MaxPages of them, in the order given). A page that fails or times
 // out is an error naming it; the pages read before it are returned too.
 func Read(ctx context.Context, t Tools, path string, pages []int, opts Options) ([]Page, error) {
-	opts = opts.withDefaults()
-	if len(pages) > opts.MaxPages {
-		pages = pages[:opts.MaxPages]
-	}
 	dir, err := os.MkdirTemp("", "enquire-ocr-*")
 	if err != nil {
 		return nil, fmt.Errorf("ocr %s: %w", path, err)
 	}
 	defer os.RemoveAll(dir)
+	return readPages(ctx, t, path, path, pages, dir, opts)
+}
+
+// ReadFrom is Read for a PDF given as its bytes (an opened file, read with
+// ReadAt only): they are copied into a private temporary folder (0700)
+// that is removed afterwards, so the programs never see a path into the
+// vault. name only labels errors.
+func ReadFrom(ctx context.Context, t Tools, src io.ReaderAt, name string, pages []int, opts Options) ([]Page, error) {
+	dir, err := os.MkdirTemp("", "enquire-ocr-*")
+	if err != nil {
+		return nil, fmt.Errorf("ocr %s: %w", name, err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "in.pdf")
+	if err := copyTo(path, io.NewSectionReader(src, 0, math.MaxInt64-1)); err != nil {
+		return nil, fmt.Errorf("ocr %s: %w", name, err)
+	}
+	return readPages(ctx, t, path, name, pages, dir, opts)
+}
+
+func copyTo(path string, r io.Reader) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	return errors.Join(err, f.Close())
+}
+
+// readPages OCRs pages of the PDF at path (called name in errors), with
+// dir for the images.
+func readPages(ctx context.Context, t Tools, path, name string, pages []int, dir string, opts Options) ([]Page, error) {
+	opts = opts.withDefaults()
+	if len(pages) > opts.MaxPages {
+		pages = pages[:opts.MaxPages]
+	}
 	var out []Page
 	for _, n := range pages {
 		text, err := readPage(ctx, t, path, n, dir, opts)
 		if err != nil {
-			return out, fmt.Errorf("ocr %s page %d: %w", path, n, err)
+			return out, fmt.Errorf("ocr %s page %d: %w", name, n, err)
 		}
 		out = append(out, Page{Number: n, Text: text})
 	}
@@ -146,6 +180,9 @@ func run(ctx context.Context, stdout *bytes.Buffer, name string, args ...string)
 	if stdout != nil { // a nil *bytes.Buffer in the interface would be written to
 		cmd.Stdout = stdout
 	}
+	// Tesseract's own threads only slow parallel runs down (its docs
+	// advise this limit when several run at once).
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	if ctx.Err() != nil {

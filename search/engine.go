@@ -211,6 +211,7 @@ type Hit struct {
 	Title     string
 	Kind      string // "md" or "pdf"
 	Page      int    // PDF page of the snippet or block (0 for markdown)
+	OCR       bool   // the page's text was read by OCR (a scanned page)
 	Score     float64
 	Signals   map[string]rankers.SignalHit
 	Snippet   string
@@ -448,6 +449,7 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 	if n.Kind == vault.KindPDF {
 		// Lines of extracted text mean nothing to a reader; pages do.
 		h.Page = n.PageAt(h.LineStart)
+		h.OCR = n.PageOCR(h.Page)
 		h.Snippet = fmt.Sprintf("[page: %d] %s", h.Page, h.Snippet)
 		h.LineStart, h.LineEnd = 0, 0
 	}

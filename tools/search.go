@@ -42,6 +42,7 @@ type SearchMatch struct {
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
 	Kind      string    `json:"kind" jsonschema:"md or pdf."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
+	OCR       bool      `json:"ocr,omitempty" jsonschema:"The page's text was read by OCR from a scanned image (pdf hits only; may hold recognition errors)."`
 	PerSignal PerSignal `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
 	LineStart int       `json:"line_start,omitempty" jsonschema:"First file line (1-based) of the snippet or block."`
 	LineEnd   int       `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
@@ -87,7 +88,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 		out.SignalsUsed = []string{}
 	}
 	for i, h := range r.Hits {
-		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind, Page: h.Page,
+		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind, Page: h.Page, OCR: h.OCR,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale}
 		for sig, s := range h.Signals {
 			sr := &SignalRank{Rank: s.Rank, Score: s.Score}

@@ -47,12 +47,17 @@ type Note struct {
 	ModTime time.Time
 	// Hash identifies the file's content (see HashBytes).
 	Hash string
+	// OCRKey names the OCR settings the text of a PDF's scanned pages
+	// was read with ("" when none were read; see PDFOCR).
+	OCRKey string
 }
 
 // Page is one PDF page: its number and the Body line it starts on.
 type Page struct {
 	Number int
 	Line   int
+	// OCR says the page's text was read from its image (a scanned page).
+	OCR bool
 }
 
 // PageAt returns the PDF page holding a Body line (0 for markdown).
@@ -65,6 +70,16 @@ func (n *Note) PageAt(line int) int {
 		page = p.Number
 	}
 	return page
+}
+
+// PageOCR reports whether the text of a PDF page was read by OCR.
+func (n *Note) PageOCR(number int) bool {
+	for _, p := range n.Pages {
+		if p.Number == number {
+			return p.OCR
+		}
+	}
+	return false
 }
 
 // Heading is an ATX heading outside code.

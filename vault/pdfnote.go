@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,10 @@ type PDFText struct {
 	Skipped bool
 	// Retry: skipped for a reason outside the file (see Warning.Retry).
 	Retry bool
+	// OCR lists the pages whose text was read by OCR, and OCRKey the
+	// settings it was read with ("": no OCR ran; see PDFOCR).
+	OCR    []int
+	OCRKey string
 }
 
 // PDFCache supplies the extraction of PDFs that have not changed (same
@@ -45,6 +50,8 @@ type PDFReader struct {
 	Extract func(ctx context.Context, f *os.File, opts pdf.Options) (*pdf.Document, error)
 	// Cache, when set, supplies the text of PDFs that did not change.
 	Cache PDFCache
+	// OCR, when set, reads the pages that have no text layer (scans).
+	OCR PDFOCR
 }
 
 // Read turns a PDF into a searchable note of kind "pdf": its pages' text
@@ -53,12 +60,17 @@ type PDFReader struct {
 // is skipped (encrypted, corrupt, too large) or kept without text (no text
 // layer).
 func (r PDFReader) Read(ctx context.Context, f File) (*Note, []Warning) {
+	t, ok := PDFText{}, false
 	if r.Cache != nil {
-		if t, ok := r.Cache.CachedPDF(ctx, f.Path, f.Size, f.ModTime); ok {
-			return pdfNote(f, t)
-		}
+		t, ok = r.Cache.CachedPDF(ctx, f.Path, f.Size, f.ModTime)
 	}
-	return pdfNote(f, r.extract(ctx, f))
+	if !ok {
+		t = r.extract(ctx, f)
+	}
+	if r.OCR != nil {
+		t = r.ocr(ctx, f, t)
+	}
+	return pdfNote(f, t)
 }
 
 // extract reads a PDF's text and content hash.
@@ -90,7 +102,7 @@ func (r PDFReader) extract(ctx context.Context, f File) PDFText {
 	}
 	switch {
 	case !doc.HasText():
-		t.Warning = fmt.Sprintf("PDF has no text layer (%d pages, scanned or image-only); indexed by name only", doc.NumPages)
+		t.Warning = fmt.Sprintf(noTextLayer+" (%d pages, scanned or image-only); indexed by name only", doc.NumPages)
 	case doc.Truncated:
 		t.Warning = fmt.Sprintf("PDF text cut at the page/text caps: %d of %d pages indexed", len(doc.Pages), doc.NumPages)
 	}
@@ -106,7 +118,7 @@ func pdfNote(f File, t PDFText) (*Note, []Warning) {
 		return nil, warnings
 	}
 	n := &Note{Path: f.Path, Kind: KindPDF, Title: baseName(f.Path), BodyLine: 1,
-		Size: f.Size, ModTime: f.ModTime, Hash: t.Hash}
+		Size: f.Size, ModTime: f.ModTime, Hash: t.Hash, OCRKey: t.OCRKey}
 	var b strings.Builder
 	line := 1
 	for i, p := range t.Pages {
@@ -115,7 +127,7 @@ func pdfNote(f File, t PDFText) (*Note, []Warning) {
 			line += 2
 		}
 		text := strings.TrimSpace(nfc(p.Text))
-		n.Pages = append(n.Pages, Page{Number: p.Number, Line: line})
+		n.Pages = append(n.Pages, Page{Number: p.Number, Line: line, OCR: slices.Contains(t.OCR, p.Number)})
 		b.WriteString(text)
 		line += strings.Count(text, "\n")
 	}

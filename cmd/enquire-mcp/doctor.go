@@ -290,7 +290,7 @@ func pdfCheck(vf *vaultFlags, root string, pdfs int, info *index.Info) check {
 		c.Detail = fmt.Sprintf("%d PDFs indexed: %d with text, %d without a text layer (scanned; found by name only)", info.PDFs, info.PDFs-info.PDFsWithoutText, info.PDFsWithoutText)
 		if info.PDFsWithoutText > 0 {
 			c.Status = statusWarn
-			c.Fix = "OCR of scanned PDFs needs pdftoppm and tesseract (see the ocr line)"
+			c.Fix = "enquire-mcp index --vault " + shellQuote(root) + " --include-pdfs --ocr reads their pages (needs pdftoppm and tesseract; see the ocr line)"
 		}
 	}
 	return c

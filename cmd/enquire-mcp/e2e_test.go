@@ -27,6 +27,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == pdfCommand {
+		// In-process loads extract PDFs in a child: this test binary.
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
 	// Serve and search use an index found in the user cache dir: the
 	// tests get an empty one of their own, never the developer's.
 	cache, err := os.MkdirTemp("", "enquire-cache-*")

@@ -12,6 +12,6 @@ import (
 // damage with the fix, --rebuild).
 func (v *vaultFlags) heal(ix *index.Index, logger *slog.Logger) {
 	ix.SetHealer(index.Healer{Logger: logger, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
-		return fresh.DiskSource(ctx, v.maxFileSize, pdfReader(nil))
+		return fresh.DiskSource(ctx, v.maxFileSize, v.reader(fresh, func(msg string) { logger.Warn(msg) }))
 	}})
 }

@@ -10,11 +10,15 @@ import (
 const maxListedWarnings = 10
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("index", "--vault PATH [--include-pdfs] [--index-file F] [--rebuild]", stderr)
+	fs := newFlagSet("index", "--vault PATH [--include-pdfs [--ocr]] [--index-file F] [--rebuild]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
+	vf.ocr.register(fs)
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := vf.ocr.check(vf.pdfs); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()
@@ -34,7 +38,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if ix.Rebuilt != "" {
 		fmt.Fprintf(stderr, "rebuilding the index: %s\n", ix.Rebuilt)
 	}
-	src, err := ix.DiskSource(ctx, vf.maxFileSize, pdfReader(nil))
+	warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
+	src, err := ix.DiskSource(ctx, vf.maxFileSize, vf.reader(ix, warn))
 	if err != nil {
 		return err
 	}
@@ -48,6 +53,9 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "indexed %s → %s\n", root, ix.Path())
 	fmt.Fprintf(stdout, "  files: %d added, %d updated, %d renamed, %d deleted, %d unchanged\n", st.Added, st.Updated, st.Renamed, st.Deleted, st.Unchanged)
 	fmt.Fprintf(stdout, "  chunks: %d; PDFs without text: %d; warnings: %d\n", st.Chunks, st.PDFsWithoutText, len(st.Warnings))
+	if line := vf.ocr.summary(); line != "" {
+		fmt.Fprintf(stdout, "  %s\n", line)
+	}
 	printPrivacy(stdout, rules, st)
 	for i, w := range st.Warnings {
 		if i == maxListedWarnings {

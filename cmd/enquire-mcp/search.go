@@ -87,6 +87,8 @@ func printTable(w io.Writer, out tools.SearchOutput) {
 
 func lines(m tools.SearchMatch) string {
 	switch {
+	case m.Page > 0 && m.OCR:
+		return fmt.Sprintf("page %d, OCR", m.Page)
 	case m.Page > 0:
 		return fmt.Sprintf("page %d", m.Page)
 	case m.LineStart == 0:

@@ -13,13 +13,17 @@ import (
 // the client config to paste. Both steps are incremental, so running it
 // again only does what changed.
 func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("setup", "--vault PATH [--include-pdfs] [--embedding-model M] [--no-embeddings] [--client NAME]", stderr)
+	fs := newFlagSet("setup", "--vault PATH [--include-pdfs [--ocr]] [--embedding-model M] [--no-embeddings] [--client NAME]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
+	vf.ocr.register(fs)
 	model := fs.String("embedding-model", models.DefaultAlias, "embedding model for the vectors (see build-embeddings)")
 	noEmbed := fs.Bool("no-embeddings", false, "index only, no vectors")
 	client := fs.String("client", "claude-desktop", "the client whose config to print: "+strings.Join(clientNames(), ", "))
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := vf.ocr.check(vf.pdfs); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()
@@ -33,6 +37,8 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if vf.pdfs {
 		common = append(common, "--include-pdfs")
 	}
+	ocrArgs := vf.ocr.args()
+	common = append(common, ocrArgs...)
 	fmt.Fprintf(stdout, "1. index\n")
 	if err := runIndex(ctx, common, stdout, stderr); err != nil {
 		return fmt.Errorf("index: %w", err)
@@ -51,6 +57,7 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if vf.pdfs {
 		extra = append(extra, "--include-pdfs")
 	}
+	extra = append(extra, ocrArgs...)
 	if vf.indexFile != "" {
 		extra = append(extra, "--index-file", vf.indexFile)
 	}

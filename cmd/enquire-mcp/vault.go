@@ -39,6 +39,7 @@ type vaultFlags struct {
 	// keepState saves the engine state next to the index for the next
 	// start (the commands that serve and search).
 	keepState bool
+	ocr             ocrFlags
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -49,6 +50,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in model 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
+	v.ocr.register(fs)
 }
 
 // registerIndex adds the flags of every command that reads a vault into
@@ -83,6 +85,18 @@ func pdfReader(cache vault.PDFCache) vault.PDFReader {
 	if cache != nil {
 		r.Cache = cache
 	}
+	return r
+}
+
+// reader is pdfReader with the index as the cache (ix may be nil) and
+// the OCR of scanned pages when --ocr is on; warn hears of missing tools.
+func (v *vaultFlags) reader(ix *index.Index, warn func(string)) vault.PDFReader {
+	var cache vault.PDFCache
+	if ix != nil {
+		cache = ix
+	}
+	r := pdfReader(cache)
+	r.OCR = v.ocr.reader(ix, warn)
 	return r
 }
 
@@ -184,7 +198,11 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
-	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
+	if err := v.ocr.check(v.pdfs); err != nil {
+		return nil, err
+	}
+	warn := func(msg string) { logger.Warn(msg) }
+	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
 	choice, err := v.chooseIndex(ctx, root, logger)
 	if err != nil {
@@ -198,7 +216,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		}
 		l.searchOpts.Index, l.searchOpts.IndexErr = l.ix, l.ixErr
 		if l.ix != nil {
-			l.vaultOpts.PDF = pdfReader(l.ix)
+			l.vaultOpts.PDF = v.reader(l.ix, warn)
 		}
 	}
 	if l.ix != nil {
