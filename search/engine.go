@@ -33,9 +33,9 @@ type Options struct {
 	// RecencyWeight is the recency weight of requests that set none
 	// (0..1; 0: the ranking ignores age).
 	RecencyWeight float64
-	Chunk     chunk.Options
-	Fields    rankers.FieldWeights
-	Boost     graph.BoostOptions
+	Chunk         chunk.Options
+	Fields        rankers.FieldWeights
+	Boost         graph.BoostOptions
 	// RRFK is the fusion constant (0: 60).
 	RRFK float64
 	// Weights are the RRF weights per signal (nil: equal weights); a
