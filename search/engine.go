@@ -30,12 +30,9 @@ type Options struct {
 	// StaleDays is the age_days from which a hit is stale (0: 365), and
 	// the half-life of recency (see recency.go).
 	StaleDays int
-	// RecencyWeight is the recency weight of requests that set none
-	// (0..1; 0: the ranking ignores age).
-	RecencyWeight float64
-	Chunk         chunk.Options
-	Fields        rankers.FieldWeights
-	Boost         graph.BoostOptions
+	Chunk     chunk.Options
+	Fields    rankers.FieldWeights
+	Boost     graph.BoostOptions
 	// RRFK is the fusion constant (0: 60).
 	RRFK float64
 	// Weights are the RRF weights per signal (nil: equal weights); a
@@ -59,6 +56,10 @@ type Options struct {
 	Embedder      embed.Embedder
 	EmbedderAlias string
 	EmbedderErr   error
+
+	// RecencyWeight is the recency weight of requests that set none
+	// (0..1; 0: the ranking ignores age).
+	RecencyWeight float64
 }
 
 // Engine searches one snapshot. It is immutable and safe for concurrent
