@@ -82,7 +82,7 @@ type ForgetOutput struct {
 // MemoryFolder validates a memory folder (--memory-folder): a
 // vault-relative folder outside hidden folders; "" is DefaultMemoryFolder.
 func MemoryFolder(folder string) (string, error) {
-	f := strings.Trim(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")), "/")
+	f := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(folder, `\`, "/")), "/")
 	if f == "" {
 		return DefaultMemoryFolder, nil
 	}
