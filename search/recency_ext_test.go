@@ -74,4 +74,3 @@ func TestZeroBlendWeightsKeepTheRanking(t *testing.T) {
 		}
 	}
 }
-
