@@ -48,7 +48,7 @@ func TestZeroBlendWeightsKeepTheRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	queries := append([]string{"quasar redshift", "helix editor", "coffee oat milk"}, enginetest.Queries...)
+	queries := append([]string{"magnetar flare", "helix editor", "coffee oat milk"}, enginetest.Queries...)
 	for _, q := range queries {
 		for _, gran := range []string{search.GranularityNote, search.GranularityBlock} {
 			base := search.Request{Query: q, Limit: 50, GraphBoost: true, Granularity: gran}

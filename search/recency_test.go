@@ -18,15 +18,15 @@ import (
 
 func weight(v float64) *float64 { return &v }
 
-// quasarEngine serves a copy of the fixture whose Quasar Survey notes
+// magnetarEngine serves a copy of the fixture whose Magnetar Survey notes
 // (identical text, different importance) have the given ages, by a
 // pinned clock.
-func quasarEngine(t *testing.T, ages map[string]time.Duration, opts Options) (*Engine, time.Time) {
+func magnetarEngine(t *testing.T, ages map[string]time.Duration, opts Options) (*Engine, time.Time) {
 	t.Helper()
 	root := vaulttest.Copy(t, fixtureVault)
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	for name, age := range ages {
-		p := filepath.Join(root, "Ranking", "Quasar Survey "+name+".md")
+		p := filepath.Join(root, "Ranking", "Magnetar Survey "+name+".md")
 		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
 			t.Fatal(err)
 		}
@@ -47,16 +47,16 @@ const day = 24 * time.Hour
 
 func TestRecencyWeight(t *testing.T) {
 	ages := map[string]time.Duration{"High": 3 * 365 * day, "Low": 0, "Unrated": 365 * day, "Invalid": 2 * 365 * day, "Huge": 4 * 365 * day}
-	e, _ := quasarEngine(t, ages, Options{})
-	req := Request{Query: "quasar redshift catalogues", Folder: "Ranking", RecencyWeight: weight(0.5)}
+	e, _ := magnetarEngine(t, ages, Options{})
+	req := Request{Query: "magnetar flare catalogues", Folder: "Ranking", RecencyWeight: weight(0.5)}
 	res := mustSearch(t, e, req)
-	want := []string{"Ranking/Quasar Survey Low.md", "Ranking/Quasar Survey Unrated.md", "Ranking/Quasar Survey Invalid.md",
-		"Ranking/Quasar Survey High.md", "Ranking/Quasar Survey Huge.md"}
+	want := []string{"Ranking/Magnetar Survey Low.md", "Ranking/Magnetar Survey Unrated.md", "Ranking/Magnetar Survey Invalid.md",
+		"Ranking/Magnetar Survey High.md", "Ranking/Magnetar Survey Huge.md"}
 	if got := hitPaths(res); !reflect.DeepEqual(got, want) {
 		t.Fatalf("fresh first: got %v, want %v", got, want)
 	}
 	for _, h := range res.Hits {
-		name := strings.TrimSuffix(strings.TrimPrefix(h.Path, "Ranking/Quasar Survey "), ".md")
+		name := strings.TrimSuffix(strings.TrimPrefix(h.Path, "Ranking/Magnetar Survey "), ".md")
 		b := h.Blend
 		wantRec := math.Exp2(-ages[name].Hours() / 24 / DefaultStaleDays)
 		if b == nil || math.Abs(b.Recency-wantRec) > 1e-9 || b.Relevance <= 0 || b.Relevance > 1 {
@@ -71,7 +71,7 @@ func TestRecencyWeight(t *testing.T) {
 	}
 	// The server default applies when the request sets no weight; a
 	// half-life of 30 days leaves a note a year old almost no recency.
-	e2, _ := quasarEngine(t, ages, Options{RecencyWeight: 0.5, StaleDays: 30})
+	e2, _ := magnetarEngine(t, ages, Options{RecencyWeight: 0.5, StaleDays: 30})
 	res2 := mustSearch(t, e2, Request{Query: req.Query, Folder: "Ranking"})
 	if res2.Hits[0].Path != want[0] || res2.Hits[0].Blend.Recency != 1 {
 		t.Fatalf("server default: %v, first %+v", hitPaths(res2), res2.Hits[0].Blend)
@@ -84,25 +84,25 @@ func TestRecencyWeight(t *testing.T) {
 }
 
 func TestImportanceWeight(t *testing.T) {
-	e, _ := quasarEngine(t, nil, Options{})
-	res := mustSearch(t, e, Request{Query: "quasar redshift catalogues", Folder: "Ranking", ImportanceWeight: weight(0.6)})
+	e, _ := magnetarEngine(t, nil, Options{})
+	res := mustSearch(t, e, Request{Query: "magnetar flare catalogues", Folder: "Ranking", ImportanceWeight: weight(0.6)})
 	got := map[string]float64{}
 	for _, h := range res.Hits {
 		got[h.Path] = h.Blend.Importance
 	}
-	want := map[string]float64{"Ranking/Quasar Survey High.md": 0.9, "Ranking/Quasar Survey Low.md": 0.1,
-		"Ranking/Quasar Survey Unrated.md": 0.5, "Ranking/Quasar Survey Invalid.md": 0.5, "Ranking/Quasar Survey Huge.md": 0.5}
+	want := map[string]float64{"Ranking/Magnetar Survey High.md": 0.9, "Ranking/Magnetar Survey Low.md": 0.1,
+		"Ranking/Magnetar Survey Unrated.md": 0.5, "Ranking/Magnetar Survey Invalid.md": 0.5, "Ranking/Magnetar Survey Huge.md": 0.5}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("importance parts %v, want %v", got, want)
 	}
-	if first, last := res.Hits[0].Path, res.Hits[len(res.Hits)-1].Path; first != "Ranking/Quasar Survey High.md" || last != "Ranking/Quasar Survey Low.md" {
+	if first, last := res.Hits[0].Path, res.Hits[len(res.Hits)-1].Path; first != "Ranking/Magnetar Survey High.md" || last != "Ranking/Magnetar Survey Low.md" {
 		t.Fatalf("order %v: want High first and Low last", hitPaths(res))
 	}
 }
 
 func TestBlendWeightsRejected(t *testing.T) {
 	e := testEngine(t)
-	withDefault, _ := quasarEngine(t, nil, Options{RecencyWeight: 0.7})
+	withDefault, _ := magnetarEngine(t, nil, Options{RecencyWeight: 0.7})
 	tests := []struct {
 		name string
 		e    *Engine
@@ -118,7 +118,7 @@ func TestBlendWeightsRejected(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.req.Query = "quasar"
+			tt.req.Query = "magnetar"
 			_, err := tt.e.Search(context.Background(), tt.req)
 			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want ErrInvalid mentioning %q", err, tt.want)

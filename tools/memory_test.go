@@ -197,12 +197,12 @@ func TestSearchBlendAndTypesArguments(t *testing.T) {
 		args map[string]any
 		want string // error text; "" = success
 	}{
-		{"recency below 0", map[string]any{"query": "quasar", "recency_weight": -0.5}, "recency_weight"},
-		{"recency above 1", map[string]any{"query": "quasar", "recency_weight": 1.5}, "recency_weight"},
-		{"importance above 1", map[string]any{"query": "quasar", "importance_weight": 3}, "importance_weight"},
-		{"weights summing above 1", map[string]any{"query": "quasar", "recency_weight": 0.7, "importance_weight": 0.7}, "must not exceed 1"},
-		{"unknown type", map[string]any{"query": "quasar", "types": []any{"fact"}}, "types"},
-		{"type not a string", map[string]any{"query": "quasar", "types": []any{3}}, "types"},
+		{"recency below 0", map[string]any{"query": "magnetar", "recency_weight": -0.5}, "recency_weight"},
+		{"recency above 1", map[string]any{"query": "magnetar", "recency_weight": 1.5}, "recency_weight"},
+		{"importance above 1", map[string]any{"query": "magnetar", "importance_weight": 3}, "importance_weight"},
+		{"weights summing above 1", map[string]any{"query": "magnetar", "recency_weight": 0.7, "importance_weight": 0.7}, "must not exceed 1"},
+		{"unknown type", map[string]any{"query": "magnetar", "types": []any{"fact"}}, "types"},
+		{"type not a string", map[string]any{"query": "magnetar", "types": []any{3}}, "types"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := call(t, cs, "obsidian_search", tt.args)
@@ -213,8 +213,8 @@ func TestSearchBlendAndTypesArguments(t *testing.T) {
 	}
 	// Without weights the parts are absent (the output is as before);
 	// with one, every hit has all three.
-	plain := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "quasar redshift"}))
-	blended := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "quasar redshift", "importance_weight": 0.5, "types": []any{"note"}}))
+	plain := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "magnetar flare"}))
+	blended := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": "magnetar flare", "importance_weight": 0.5, "types": []any{"note"}}))
 	if len(plain.Matches) == 0 || len(blended.Matches) == 0 {
 		t.Fatal("no matches")
 	}
@@ -228,7 +228,7 @@ func TestSearchBlendAndTypesArguments(t *testing.T) {
 			t.Fatalf("weighted match %+v", m)
 		}
 	}
-	if blended.Matches[0].Path != "Ranking/Quasar Survey High.md" {
+	if blended.Matches[0].Path != "Ranking/Magnetar Survey High.md" {
 		t.Errorf("importance 9 should lead: %s", blended.Matches[0].Path)
 	}
 }
