@@ -11,7 +11,7 @@ import (
 
 func TestTypesFilter(t *testing.T) {
 	e := testEngine(t)
-	const q = "helix editor coffee oat milk magnetar"
+	const q = "helix editor coffee oat milk sourdough starter"
 	tests := []struct {
 		name      string
 		types     []string

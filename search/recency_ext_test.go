@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 func zeroWeight() *float64 { v := 0.0; return &v }
@@ -36,7 +38,9 @@ func paths(r *search.Result) []string {
 // blend parts, at both granularities.
 func TestZeroBlendWeightsKeepTheRanking(t *testing.T) {
 	ctx := context.Background()
-	snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
+	root := vaulttest.Copy(t, "../testdata/vault")
+	vaulttest.AddFiles(t, "../testdata/blend", filepath.Join(root, "Ranking"))
+	snap, err := vault.Load(ctx, root, vault.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

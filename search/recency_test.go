@@ -18,12 +18,13 @@ import (
 
 func weight(v float64) *float64 { return &v }
 
-// magnetarEngine serves a copy of the fixture whose Magnetar Survey notes
-// (identical text, different importance) have the given ages, by a
-// pinned clock.
+// magnetarEngine serves a copy of the fixture plus testdata/blend's
+// Magnetar Survey notes (identical text, different importance) in
+// Ranking/, with the given ages by a pinned clock.
 func magnetarEngine(t *testing.T, ages map[string]time.Duration, opts Options) (*Engine, time.Time) {
 	t.Helper()
 	root := vaulttest.Copy(t, fixtureVault)
+	vaulttest.AddFiles(t, "../testdata/blend", filepath.Join(root, "Ranking"))
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	for name, age := range ages {
 		p := filepath.Join(root, "Ranking", "Magnetar Survey "+name+".md")

@@ -58,12 +58,14 @@ func TestMemoryFolder(t *testing.T) {
 	}
 }
 
-// memoryServer serves a copy of the fixture with only the memory tools,
+// memoryServer serves a copy of the fixture (plus testdata/blend's notes
+// in Ranking/) with only the memory tools,
 // a clock that moves one hour per reading, and a Reload that re-reads the
 // copy with the changed paths, as the CLI does.
 func memoryServer(t *testing.T) (*mcp.ClientSession, string) {
 	t.Helper()
 	root := vaulttest.Copy(t, "../testdata/vault")
+	vaulttest.AddFiles(t, "../testdata/blend", filepath.Join(root, "Ranking"))
 	var tick atomic.Int64
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Hour) }
@@ -191,7 +193,7 @@ func TestMemoryToolsBadInput(t *testing.T) {
 // TestSearchBlendAndTypesArguments: the search contract's new arguments
 // through MCP.
 func TestSearchBlendAndTypesArguments(t *testing.T) {
-	cs := connect(t)
+	cs, _ := memoryServer(t)
 	for _, tt := range []struct {
 		name string
 		args map[string]any
