@@ -41,7 +41,7 @@ type SearchOutput struct {
 type SearchMatch struct {
 	Path      string    `json:"path" jsonschema:"Vault-relative path."`
 	Title     string    `json:"title"`
-	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
+	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. With recency_weight or importance_weight above 0 it is the blend of relevance, recency and importance."`
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
 	Kind      string    `json:"kind" jsonschema:"md or pdf."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
