@@ -58,7 +58,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 
 // register adds the flags serve and serve-http share.
 func (sf *serveFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename); without it the vault is never written")
+	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename) and the memory tools; without it (and --enable-memory) the vault is never written")
 	fs.StringVar(&sf.enabled, "enabled-tools", "", "comma-separated tool names: register only these")
 	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
 	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
