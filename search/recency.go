@@ -68,8 +68,11 @@ func (e *Engine) checkBlendWeights(req Request) error {
 		}
 	}
 	if wr, wi := e.blendWeights(req); wr+wi > 1+1e-9 {
-		return invalid("recency_weight (%g%s) + importance_weight (%g) must not exceed 1, so that relevance keeps a weight of at least 0",
-			wr, map[bool]string{true: ", the server's --recency-weight", false: ""}[req.RecencyWeight == nil], wi)
+		from := ""
+		if req.RecencyWeight == nil {
+			from = ", the server's --recency-weight"
+		}
+		return invalid("recency_weight (%g%s) + importance_weight (%g) must not exceed 1, so that relevance keeps a weight of at least 0", wr, from, wi)
 	}
 	return nil
 }
