@@ -24,6 +24,10 @@ type Config struct {
 	GraphBoost bool     `json:"graph_boost"`
 	// Weights override the engine's RRF weights (nil: the engine's).
 	Weights map[string]float64 `json:"weights,omitempty"`
+	// RecencyWeight and ImportanceWeight blend freshness and frontmatter
+	// importance into the ranking (0: the plain fused ranking).
+	RecencyWeight    float64 `json:"recency_weight,omitempty"`
+	ImportanceWeight float64 `json:"importance_weight,omitempty"`
 }
 
 // Name is a short label such as "tfidf+bm25 boost".
@@ -43,6 +47,12 @@ func (c Config) Name() string {
 			parts = append(parts, fmt.Sprintf("%s=%g", k, c.Weights[k]))
 		}
 		s += " w(" + strings.Join(parts, ",") + ")"
+	}
+	if c.RecencyWeight > 0 {
+		s += fmt.Sprintf(" recency=%g", c.RecencyWeight)
+	}
+	if c.ImportanceWeight > 0 {
+		s += fmt.Sprintf(" importance=%g", c.ImportanceWeight)
 	}
 	if c.GraphBoost {
 		return s + " +graph"
@@ -91,7 +101,8 @@ func Run(ctx context.Context, eng *search.Engine, ds *Dataset, cfg Config, progr
 	for i, q := range ds.Queries {
 		start := time.Now()
 		res, err := eng.Search(ctx, search.Request{Query: q.Text, Limit: Depth, GraphBoost: cfg.GraphBoost,
-			Signals: cfg.Signals, Weights: cfg.Weights, NoSnippets: true})
+			Signals: cfg.Signals, Weights: cfg.Weights, NoSnippets: true,
+			RecencyWeight: &cfg.RecencyWeight, ImportanceWeight: &cfg.ImportanceWeight})
 		lat = append(lat, time.Since(start))
 		r := Ranking{QueryID: q.ID}
 		switch {

@@ -46,3 +46,17 @@ const (
 	BoostDepth    = 30
 	BoostStrength = 0.1
 )
+
+// The recency and importance blend of obsidian_search (search/recency.go):
+// final = (1 − wr − wi)·relevance + wr·recency + wi·importance, where
+// relevance is the fused score over the best candidate's, recency
+// 0.5^(age/half-life) and importance the frontmatter value over
+// MaxImportance. Both weights default to 0, which skips the blend.
+const (
+	// MaxImportance is the top of the frontmatter importance scale (0–10).
+	MaxImportance = 10
+	// NeutralImportance is the importance of a note without a valid
+	// importance value: the middle of the scale, so an unrated note is
+	// neither pushed up nor down against rated ones on average.
+	NeutralImportance = 5
+)

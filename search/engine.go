@@ -27,7 +27,8 @@ const DefaultStaleDays = 365
 
 // Options configure an Engine.
 type Options struct {
-	// StaleDays is the age_days from which a hit is stale (0: 365).
+	// StaleDays is the age_days from which a hit is stale (0: 365), and
+	// the half-life of recency (see recency.go).
 	StaleDays int
 	Chunk     chunk.Options
 	Fields    rankers.FieldWeights
@@ -55,6 +56,10 @@ type Options struct {
 	Embedder      embed.Embedder
 	EmbedderAlias string
 	EmbedderErr   error
+
+	// RecencyWeight is the recency weight of requests that set none
+	// (0..1; 0: the ranking ignores age).
+	RecencyWeight float64
 }
 
 // Engine searches one snapshot. It is immutable and safe for concurrent
@@ -219,6 +224,12 @@ type Hit struct {
 	LineEnd   int
 	AgeDays   int
 	Stale     bool
+	// Blend holds the parts of a recency/importance-blended Score (nil
+	// when both weights are 0).
+	Blend *Blend
+	// ResultType is "note" or "memory"; MemoryKey is a memory's key.
+	ResultType string
+	MemoryKey  string
 }
 
 // Search runs the pipeline. Invalid requests return an error wrapping
@@ -228,7 +239,11 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkBlendWeights(req); err != nil {
+		return nil, err
+	}
 	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
+	allow = e.allowTypes(allow, req.Types)
 	res := &Result{Query: req.Query, K: e.opts.RRFK}
 	lists, err := e.rank(ctx, req, allow, res)
 	if err != nil {
@@ -252,12 +267,17 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if req.GraphBoost {
 		fused = e.graph.Boost(fused, e.opts.Boost)
 	}
+	parts := e.blend(fused, req)
 	res.TotalCandidates = len(fused)
 	fused = fused[:min(req.Limit, len(fused))]
 	annotate(fused, observed)
 	res.Hits = make([]Hit, len(fused))
 	for i, f := range fused {
 		res.Hits[i] = e.hit(f, req)
+		res.Hits[i].ResultType, res.Hits[i].MemoryKey = MemoryOf(e.snap.Notes[f.Note])
+		if parts != nil {
+			res.Hits[i].Blend = &parts[i]
+		}
 	}
 	return res, ctx.Err()
 }
@@ -462,11 +482,16 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 // snapshot's time if the file is gone), looked up through the vault
 // handle so that it never describes a file outside the vault.
 func (e *Engine) ageDays(n *vault.Note) int {
-	mod := n.ModTime
+	return max(0, int(e.opts.Now().Sub(e.modTime(n))/(24*time.Hour)))
+}
+
+// modTime is the file's live modification time (the snapshot's if the
+// file is gone): the one source of age_days and recency.
+func (e *Engine) modTime(n *vault.Note) time.Time {
 	if fsys, err := e.snap.Files(); err == nil {
 		if info, err := fsys.Stat(n.Path); err == nil {
-			mod = info.ModTime()
+			return info.ModTime()
 		}
 	}
-	return max(0, int(e.opts.Now().Sub(mod)/(24*time.Hour)))
+	return n.ModTime
 }

@@ -50,6 +50,12 @@ type Request struct {
 	Weights map[string]float64
 	// NoSnippets skips snippet and age rendering (evaluation).
 	NoSnippets bool
+	// RecencyWeight and ImportanceWeight blend freshness and frontmatter
+	// importance into the score (0..1 each, summing to at most 1; nil:
+	// the engine's --recency-weight and 0). See recency.go.
+	RecencyWeight, ImportanceWeight *float64
+	// Types keeps "note" or "memory" hits (nil: both).
+	Types []string
 }
 
 // ErrInvalid marks a request the caller must fix; the message says how.
@@ -112,6 +118,9 @@ func (r *Request) normalize() (FrontmatterFilter, error) {
 		default:
 			return nil, invalid("unknown signal %s (known: bm25, tfidf, embeddings, feedback)", quoted(s))
 		}
+	}
+	if err := r.normalizeTypes(); err != nil {
+		return nil, err
 	}
 	folder, err := NormalizeFolder(r.Folder)
 	if err != nil {

@@ -51,6 +51,9 @@ var everyTool = []toolCall{
 	{"obsidian_create_note", map[string]any{"path": "Inbox/New Idea.md", "content": "a fresh idea about [[Crawler]]"}, `"created":true`},
 	{"obsidian_append_to_note", map[string]any{"path": "Inbox/New Idea.md", "content": "second thought"}, `"appended_bytes":`},
 	{"obsidian_set_frontmatter", map[string]any{"path": "Inbox/New Idea.md", "set": map[string]any{"status": "draft"}}, `"changed_keys":["status"]`},
+	{"obsidian_remember", map[string]any{"key": "crawler-politeness", "fact": "The crawler waits one second between requests to a host.", "importance": 7}, `"path":"Memory/crawler-politeness.md"`},
+	{"obsidian_search", map[string]any{"query": "crawler waits between requests", "types": []any{"memory"}}, `"memory_key":"crawler-politeness"`},
+	{"obsidian_forget", map[string]any{"key": "crawler-politeness"}, `"deleted":true`},
 	{"obsidian_rename_note", map[string]any{"path": "Projects/Crawler.md", "new_path": "Projects/Web Crawler.md"}, `"to":"Projects/Web Crawler.md"`},
 }
 

@@ -21,6 +21,9 @@ type SearchInput struct {
 	Granularity       string         `json:"granularity,omitempty" jsonschema:"note (default): one hit per note; block: hits are passages (chunks) with line ranges."`
 	GraphBoost        *bool          `json:"graph_boost,omitempty" jsonschema:"Let notes linked from other top hits move up, within bounds (default true)."`
 	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key. A value is a string, number, boolean or an array of those (any of them). A note whose value is a list matches by membership; strings compare case-insensitively; a note without the key is excluded."`
+	RecencyWeight     *float64       `json:"recency_weight,omitempty" jsonschema:"Blend file freshness into the score (0-1; default: the server's --recency-weight, normally 0). Recency halves every --stale-days (default 365) days. score = (1 - recency_weight - importance_weight) * relevance + recency_weight * recency + importance_weight * importance; the two weights may sum to at most 1."`
+	ImportanceWeight  *float64       `json:"importance_weight,omitempty" jsonschema:"Blend the frontmatter importance (0-10; missing or invalid counts as 5) into the score (0-1, default 0). See recency_weight."`
+	Types             []string       `json:"types,omitempty" jsonschema:"Result types to return: note, memory (a note with frontmatter type: memory). Default both."`
 }
 
 // SearchOutput is the obsidian_search result.
@@ -38,7 +41,7 @@ type SearchOutput struct {
 type SearchMatch struct {
 	Path      string    `json:"path" jsonschema:"Vault-relative path."`
 	Title     string    `json:"title"`
-	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
+	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. With recency_weight or importance_weight above 0 it is the blend of relevance, recency and importance."`
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
 	Kind      string    `json:"kind" jsonschema:"md or pdf."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
@@ -48,6 +51,13 @@ type SearchMatch struct {
 	LineEnd   int       `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
 	AgeDays   int       `json:"age_days" jsonschema:"Whole days since the file was last modified."`
 	Stale     bool      `json:"stale" jsonschema:"age_days is at or above the staleness threshold (default 365)."`
+	// ResultType and MemoryKey come with every hit; Relevance, Recency and
+	// Importance only when a recency or importance weight is above 0.
+	ResultType string   `json:"result_type" jsonschema:"note, or memory for a note with frontmatter type: memory."`
+	MemoryKey  string   `json:"memory_key,omitempty" jsonschema:"A memory's key (memories only)."`
+	Relevance  *float64 `json:"relevance,omitempty" jsonschema:"Fused score over the best candidate's (0-1); only when recency_weight or importance_weight is above 0, and then score blends it with recency and importance."`
+	Recency    *float64 `json:"recency,omitempty" jsonschema:"0.5^(age in days / --stale-days): 1 for a file modified now (only with a recency or importance weight)."`
+	Importance *float64 `json:"importance,omitempty" jsonschema:"Frontmatter importance / 10 (0.5 when missing or invalid; only with a recency or importance weight)."`
 }
 
 // PerSignal holds the signals that found a hit.
@@ -73,7 +83,8 @@ func (in SearchInput) Request() search.Request {
 	return search.Request{
 		Query: in.Query, Folder: in.Folder, Limit: in.Limit, MinSignals: in.MinSignals,
 		EmbeddingModel: in.EmbeddingModel, Granularity: in.Granularity, GraphBoost: boost,
-		Frontmatter: in.FilterFrontmatter,
+		Frontmatter: in.FilterFrontmatter, RecencyWeight: in.RecencyWeight, ImportanceWeight: in.ImportanceWeight,
+		Types: in.Types,
 	}
 }
 
@@ -89,7 +100,11 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 	}
 	for i, h := range r.Hits {
 		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind, Page: h.Page, OCR: h.OCR,
-			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale}
+			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale,
+			ResultType: h.ResultType, MemoryKey: h.MemoryKey}
+		if b := h.Blend; b != nil {
+			m.Relevance, m.Recency, m.Importance = &b.Relevance, &b.Recency, &b.Importance
+		}
 		for sig, s := range h.Signals {
 			sr := &SignalRank{Rank: s.Rank, Score: s.Score}
 			switch sig {
@@ -119,6 +134,12 @@ func searchInputSchema() *jsonschema.Schema {
 	p["graph_boost"].Types, p["graph_boost"].Type = nil, "boolean"
 	p["graph_boost"].Default = jsonRaw(`true`)
 	p["filter_frontmatter"].AdditionalProperties = frontmatterFilterValue()
+	for _, w := range []string{"recency_weight", "importance_weight"} {
+		p[w].Types, p[w].Type = nil, "number"
+		p[w].Minimum, p[w].Maximum = ptr(0.0), ptr(1.0)
+	}
+	p["types"].Types, p["types"].Type = nil, "array"
+	p["types"].Items.Enum = []any{search.ResultNote, search.ResultMemory}
 	return s
 }
 
@@ -126,6 +147,7 @@ func searchOutputSchema() *jsonschema.Schema {
 	s := outputSchema[SearchOutput]()
 	m := s.Properties["matches"].Items
 	m.Properties["kind"].Enum = []any{"md", "pdf"}
+	m.Properties["result_type"].Enum = []any{search.ResultNote, search.ResultMemory}
 	return s
 }
 

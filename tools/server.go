@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,11 @@ type Options struct {
 	// EnableWrite registers the write tools; without it the server never
 	// writes into the vault.
 	EnableWrite bool
+	// EnableMemory registers obsidian_remember and obsidian_forget alone
+	// (EnableWrite registers them too); MemoryFolder is where they write
+	// ("": DefaultMemoryFolder; see MemoryFolder).
+	EnableMemory bool
+	MemoryFolder string
 	// EnabledTools, when not empty, is the only tools registered;
 	// DisabledTools are never registered. Names are exact tool names.
 	EnabledTools, DisabledTools []string
@@ -72,6 +78,9 @@ type Server struct {
 	opts   Options
 	// registered lists the tools actually registered, for vault/info.
 	registered []string
+	// writeMu serialises the tools that write: each reads, changes and
+	// reloads before the next starts.
+	writeMu sync.Mutex
 }
 
 // New builds the server and registers every tool, resource and prompt.
@@ -104,6 +113,9 @@ func New(e *search.Engine, opts Options) *Server {
 	s.addPrompts()
 	if opts.EnableWrite {
 		s.addWriteTools()
+	}
+	if opts.EnableWrite || opts.EnableMemory {
+		s.addMemoryTools()
 	}
 	return s
 }

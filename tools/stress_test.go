@@ -23,7 +23,7 @@ func TestConcurrentClientsWhileWriting(t *testing.T) {
 	srv := indexedWriteServer(t)
 	var reads []toolCall
 	for _, c := range everyTool {
-		if !slices.Contains(writeToolNames, c.tool) {
+		if !slices.Contains(writeToolNames, c.tool) && !slices.Contains(memoryToolNames, c.tool) {
 			reads = append(reads, c)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -408,7 +407,7 @@ func renameInputSchema() *jsonschema.Schema {
 // Options.EnableWrite). Calls are serialised: each reads, changes and
 // reloads before the next starts.
 func (s *Server) addWriteTools() {
-	var mu sync.Mutex
+	mu := &s.writeMu
 	addTool(s, &mcp.Tool{
 		Name:         "obsidian_create_note",
 		Title:        "Create a note",

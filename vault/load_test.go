@@ -274,6 +274,8 @@ var manifestNotes = []wantNote{
 		headings: []Heading{h(4, 1, "中文笔记"), h(8, 2, "神经网络"), h(12, 2, "深度学习")},
 		links:    []wantLink{wl(16, "Photosynthesis", "Science/Photosynthesis.md")},
 	},
+	{path: "Memory/editor-preference.md", title: "editor-preference", fmLines: 9},
+	{path: "Memory/coffee-order.md", title: "coffee-order", fmLines: 9},
 	{
 		path: "Languages/日本語メモ.md", title: "日本語メモ", tags: []string{"日本語", "travel"}, fmLines: 3,
 		headings: []Heading{h(4, 1, "日本語メモ"), h(8, 2, "寿司"), h(12, 2, "東京の散歩")},
@@ -325,8 +327,8 @@ var manifestNotes = []wantNote{
 
 func TestLoadFixtureNotes(t *testing.T) {
 	s := fixture(t)
-	if len(manifestNotes) != 40 {
-		t.Fatalf("test table has %d notes, want 40", len(manifestNotes))
+	if len(manifestNotes) != 42 {
+		t.Fatalf("test table has %d notes, want 42", len(manifestNotes))
 	}
 	var want []string
 	for _, w := range manifestNotes {

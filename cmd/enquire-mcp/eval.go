@@ -29,6 +29,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var weights weightsFlag
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
+	var recency, importance unitFlag
+	fs.Var(&recency, "recency-weight", "blend file freshness into every configuration's ranking, 0-1 (default 0)")
+	fs.Var(&importance, "importance-weight", "blend the frontmatter importance into every configuration's ranking, 0-1 (default 0)")
 	var pf privacyFlags
 	pf.register(fs)
 	pos, err := parseInterspersed(fs, args)
@@ -37,6 +40,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(pos) != 1 {
 		return usageError("give exactly one dataset folder (BEIR layout)")
+	}
+	if recency.v+importance.v > 1 {
+		return usageError("--recency-weight + --importance-weight must not exceed 1")
 	}
 	start := time.Now()
 	ds, err := eval.Load(ctx, pos[0], *split, "")
@@ -67,7 +73,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *equal {
 		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1, "feedback": 0}
 	}
-	def := eval.Config{GraphBoost: *boost, Weights: weights.m}
+	def := eval.Config{GraphBoost: *boost, Weights: weights.m, RecencyWeight: recency.v, ImportanceWeight: importance.v}
 	if *signals != "" {
 		def.Signals = strings.Split(*signals, ",")
 	}
@@ -76,6 +82,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		configs = append(eval.Matrix(), eval.Config{GraphBoost: true})
 		for i := range configs {
 			configs[i].Weights = weights.m
+			configs[i].RecencyWeight, configs[i].ImportanceWeight = recency.v, importance.v
 		}
 	}
 	var reports []*eval.Report

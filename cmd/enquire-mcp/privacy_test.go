@@ -299,6 +299,15 @@ func leakCalls() map[string][]map[string]any {
 		{"path": "Private/hidden-target.md", "new_path": "Visible C.md"},
 		{"path": "Visible B.md", "new_path": "Visible C.md", "dry_run": true},
 	}
+	// Memory tools: keys that name hidden notes are refused or unknown
+	// (the memory folder is Memory/), and a real memory changes nothing
+	// of what the hidden notes answer.
+	calls["obsidian_remember"] = []map[string]any{
+		{"key": "../Private/hidden-target", "fact": "x"},
+		{"key": "qqcanaryfilename", "fact": " "},
+		{"key": "leak-check", "fact": "project meeting notes", "source": "Home.md"},
+	}
+	calls["obsidian_forget"] = []map[string]any{{"key": "hidden-target"}, {"key": "../Journal/day"}, {"key": "Diary"}}
 	return calls
 }
 

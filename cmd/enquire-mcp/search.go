@@ -24,6 +24,10 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	boost := fs.Bool("graph-boost", true, "boost notes linked from other top hits")
 	filter := fs.String("filter-frontmatter", "", `JSON object, e.g. '{"status":"done"}'`)
 	asJSON := fs.Bool("json", false, "print the obsidian_search JSON instead of a table")
+	var importance unitFlag
+	fs.Var(&importance, "importance-weight", "blend the frontmatter importance (0-10, missing = 5) into the score, 0-1 (default 0)")
+	var tf typesFlags
+	tf.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -33,6 +37,10 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	in.Query = strings.Join(pos, " ")
 	in.GraphBoost = boost
+	in.ImportanceWeight = importance.ptr()
+	if in.Types, err = tf.list(); err != nil {
+		return err
+	}
 	if *filter != "" {
 		if err := json.Unmarshal([]byte(*filter), &in.FilterFrontmatter); err != nil {
 			return usageError("--filter-frontmatter: %v", err)

@@ -24,6 +24,8 @@ type serveFlags struct {
 	poll                time.Duration
 	maxReply            int
 	maxFileSize         int64 // the vault flag, for the tools' size checks
+	enableMemory        bool
+	memoryFolder        string
 }
 
 func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
@@ -57,7 +59,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 
 // register adds the flags serve and serve-http share.
 func (sf *serveFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename); without it the vault is never written")
+	fs.BoolVar(&sf.enableWrite, "enable-write", false, "register the write tools (create, append, set frontmatter, rename) and the memory tools; without it (and --enable-memory) the vault is never written")
 	fs.StringVar(&sf.enabled, "enabled-tools", "", "comma-separated tool names: register only these")
 	fs.StringVar(&sf.disabled, "disabled-tools", "", "comma-separated tool names never to register")
 	fs.StringVar(&sf.dailyFolder, "daily-folder", "", "folder of daily notes for the \"today\"/\"yesterday\" titles (default: from .obsidian/daily-notes.json)")
@@ -65,12 +67,17 @@ func (sf *serveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&sf.watch, "watch", true, "follow changes made to the vault while serving (file events; --watch=false: only at start and after write tools)")
 	fs.DurationVar(&sf.poll, "poll", 0, "follow changes by rescanning the vault at this interval instead of file events (network and synced folders), e.g. 2s")
 	fs.IntVar(&sf.maxReply, "max-reply-bytes", tools.DefaultMaxReplyBytes, "byte budget of one tool reply; a bigger reply is an error that says how to page")
+	fs.BoolVar(&sf.enableMemory, "enable-memory", false, "register obsidian_remember and obsidian_forget (memories are notes in --memory-folder); --enable-write registers them too")
+	fs.StringVar(&sf.memoryFolder, "memory-folder", tools.DefaultMemoryFolder, "vault-relative folder where obsidian_remember writes memories")
 }
 
 // check validates the shared flags after parsing.
 func (sf *serveFlags) check() error {
 	if sf.poll < 0 || sf.poll > 0 && sf.poll < 100*time.Millisecond {
 		return usageError("--poll %s: give an interval of at least 100ms", sf.poll)
+	}
+	if _, err := tools.MemoryFolder(sf.memoryFolder); err != nil {
+		return usageError("--memory-folder: %v", err)
 	}
 	return nil
 }
@@ -95,6 +102,7 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 		Live:          l.liveStatus(w),
 		DailyNotes:    tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
 		MaxReplyBytes: sf.maxReply, MaxFileSize: sf.maxFileSize,
+		EnableMemory: sf.enableMemory, MemoryFolder: sf.memoryFolder,
 	})
 	l.onSwap = srv.Swap
 	warnUnknownTools(srv, *sf, logger)
@@ -102,7 +110,7 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 		go w.Run(ctx, l.Apply)
 	}
 	snap := l.eng.Snapshot()
-	if sf.enableWrite {
+	if sf.enableWrite || sf.enableMemory {
 		cleanStaleTemp(ctx, snap, time.Now(), logger)
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),

@@ -157,6 +157,8 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}
 	if remote && sf.enableWrite {
 		logger.Warn("write tools are exposed to the network: any holder of the token can change the vault")
+	} else if remote && sf.enableMemory {
+		logger.Warn("memory tools are exposed to the network: any holder of the token can write and delete notes in the memory folder")
 	}
 	// The port opens first (/health answers, /ready and /mcp say 503
 	// loading) and the vault loads behind it.

@@ -39,13 +39,16 @@ type vaultFlags struct {
 	// keepState saves the engine state next to the index for the next
 	// start (the commands that serve and search).
 	keepState bool
-	ocr             ocrFlags
+	ocr       ocrFlags
+	// recency is --recency-weight, the engine's default recency weight.
+	recency unitFlag
 }
 
 // register adds the flags of the commands that search (serve, search).
 func (v *vaultFlags) register(fs *flag.FlagSet) {
 	v.registerIndex(fs)
-	fs.IntVar(&v.staleDays, "stale-days", search.DefaultStaleDays, "age in days from which a hit is reported stale")
+	fs.IntVar(&v.staleDays, "stale-days", search.DefaultStaleDays, "age in days from which a hit is reported stale, and the half-life of --recency-weight")
+	fs.Var(&v.recency, "recency-weight", "blend file freshness into every search's score, 0-1 (default 0: age does not rank); a request's recency_weight overrides it")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal (default: on when \"enquire-mcp index\" made one for this vault)")
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in model 0; see docs/benchmarks.md)")
@@ -203,7 +206,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	warn := func(msg string) { logger.Warn(msg) }
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
-	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
+	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m, RecencyWeight: v.recency.v}
 	choice, err := v.chooseIndex(ctx, root, logger)
 	if err != nil {
 		return nil, err
