@@ -27,7 +27,7 @@ func TestRoundTrip(t *testing.T) {
 
 	r := wire.NewReader(w.Buf)
 	checks := []struct {
-		name     string
+		name      string
 		got, want any
 	}{
 		{"uint", r.Uint(), uint64(math.MaxUint64)},
