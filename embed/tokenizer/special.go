@@ -133,10 +133,10 @@ func parseTemplate(raw json.RawMessage) (Special, error) {
 	cls, ok1 := id(tp.Single[0])
 	sep, ok2 := id(tp.Single[2])
 	n := len(tp.Pair)
-	if !ok1 || !ok2 || (n != 6 && n != 7) || tp.Pair[1].Sequence == nil || tp.Pair[n-2].Sequence == nil {
+	if !ok1 || !ok2 || (n != 5 && n != 6) || tp.Pair[1].Sequence == nil || tp.Pair[n-2].Sequence == nil {
 		return Special{}, bad
 	}
-	for _, k := range append([]int{2, n - 1}, map[bool][]int{true: {3}}[n == 7]...) {
+	for _, k := range append([]int{2, n - 1}, map[bool][]int{true: {3}}[n == 6]...) {
 		if got, ok := id(tp.Pair[k]); !ok || got != sep {
 			return Special{}, bad
 		}
@@ -144,5 +144,5 @@ func parseTemplate(raw json.RawMessage) (Special, error) {
 	if got, ok := id(tp.Pair[0]); !ok || got != cls {
 		return Special{}, errors.Join(bad, errors.New("pair template starts with another token"))
 	}
-	return Special{CLS: cls, SEP: sep, PairSeps: n - 5, SecondTypeID: tp.Pair[n-2].Sequence.TypeID}, nil
+	return Special{CLS: cls, SEP: sep, PairSeps: n - 4, SecondTypeID: tp.Pair[n-2].Sequence.TypeID}, nil
 }
