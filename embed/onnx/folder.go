@@ -73,7 +73,7 @@ type folder struct {
 	special   tokenizer.Special
 	padID     int64
 	modelPath string
-	digest    string // SHA-256 of the model file and tokenizer.json
+	digest    string // SHA-256 over the digests of the model file and tokenizer.json
 }
 
 // maxJSON caps the JSON files of a model folder.
@@ -89,6 +89,10 @@ func readFolder(ctx context.Context, dir string) (*folder, error) {
 	f := &folder{dir: dir, name: filepath.Base(filepath.Clean(dir))}
 	var man struct {
 		Alias string `json:"alias"`
+		Files []struct {
+			Name   string `json:"name"`
+			SHA256 string `json:"sha256"`
+		} `json:"files"`
 	}
 	if data, err := readCapped(filepath.Join(dir, "manifest.json")); err == nil {
 		if json.Unmarshal(data, &man) == nil && man.Alias != "" {
@@ -117,8 +121,22 @@ func readFolder(ctx context.Context, dir string) (*folder, error) {
 	if err := f.readConfig(); err != nil {
 		return nil, err
 	}
-	f.digest, err = digest(ctx, f.modelPath, tokData)
-	return f, err
+	modelSum, err := fileSHA256(ctx, f.modelPath)
+	if err != nil {
+		return nil, err
+	}
+	tokSum := sha256.Sum256(tokData)
+	// install-model recorded what it downloaded: a changed file is an error.
+	for _, mf := range man.Files {
+		rel, _ := filepath.Rel(dir, f.modelPath)
+		got := map[string]string{filepath.ToSlash(rel): modelSum, "tokenizer.json": hex.EncodeToString(tokSum[:])}[mf.Name]
+		if got != "" && got != mf.SHA256 {
+			return nil, fmt.Errorf("onnx: %s: %s has sha256 %s, the install recorded %s: reinstall it", dir, mf.Name, got, mf.SHA256)
+		}
+	}
+	both := sha256.Sum256([]byte(modelSum + " " + hex.EncodeToString(tokSum[:])))
+	f.digest = hex.EncodeToString(both[:])
+	return f, nil
 }
 
 // readConfig fills spec and padID from the table or config.json.
@@ -186,8 +204,8 @@ func readCapped(path string) ([]byte, error) {
 	return data, nil
 }
 
-// digest is the hex SHA-256 of the model file followed by tokenizer.json.
-func digest(ctx context.Context, modelPath string, tok []byte) (string, error) {
+// fileSHA256 is the hex SHA-256 of a file.
+func fileSHA256(ctx context.Context, modelPath string) (string, error) {
 	fh, err := os.Open(modelPath)
 	if err != nil {
 		return "", fmt.Errorf("onnx: %w", err)
@@ -208,7 +226,6 @@ func digest(ctx context.Context, modelPath string, tok []byte) (string, error) {
 			return "", fmt.Errorf("onnx: read %s: %w", modelPath, err)
 		}
 	}
-	h.Write(tok)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
