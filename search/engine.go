@@ -55,6 +55,11 @@ type Options struct {
 	Embedder      embed.Embedder
 	EmbedderAlias string
 	EmbedderErr   error
+	// Reranker, when set, re-orders the fused top RerankTopN (0:
+	// rankers.DefaultRerankTopN) hits of every request that does not
+	// turn it off (see rerank.go).
+	Reranker   Reranker
+	RerankTopN int
 }
 
 // Engine searches one snapshot. It is immutable and safe for concurrent
@@ -241,6 +246,9 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 		fused = e.graph.Boost(fused, e.opts.Boost)
 	}
 	res.TotalCandidates = len(fused)
+	if e.wantRerank(req) {
+		fused = e.rerank(ctx, req, fused, res)
+	}
 	fused = fused[:min(req.Limit, len(fused))]
 	annotate(fused, observed)
 	res.Hits = make([]Hit, len(fused))

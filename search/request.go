@@ -50,6 +50,9 @@ type Request struct {
 	Weights map[string]float64
 	// NoSnippets skips snippet and age rendering (evaluation).
 	NoSnippets bool
+	// Rerank turns the engine's reranker on or off for this request (nil:
+	// on when the engine has one).
+	Rerank *bool
 }
 
 // ErrInvalid marks a request the caller must fix; the message says how.

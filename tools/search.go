@@ -20,6 +20,7 @@ type SearchInput struct {
 	EmbeddingModel    string         `json:"embedding_model,omitempty" jsonschema:"Embedding model the caller expects; must match the one the embeddings were built with."`
 	Granularity       string         `json:"granularity,omitempty" jsonschema:"note (default): one hit per note; block: hits are passages (chunks) with line ranges."`
 	GraphBoost        *bool          `json:"graph_boost,omitempty" jsonschema:"Let notes linked from other top hits move up, within bounds (default true)."`
+	Rerank            *bool          `json:"rerank,omitempty" jsonschema:"Re-order the top hits with the server's cross-encoder reranker (default: on when the server was started with --rerank). Its rank and score show in per_signal.rerank."`
 	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key. A value is a string, number, boolean or an array of those (any of them). A note whose value is a list matches by membership; strings compare case-insensitively; a note without the key is excluded."`
 }
 
@@ -28,7 +29,7 @@ type SearchOutput struct {
 	Query           string            `json:"query"`
 	Method          string            `json:"method" jsonschema:"Fusion method: rrf (Reciprocal Rank Fusion)."`
 	K               int               `json:"k" jsonschema:"RRF constant."`
-	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings."`
+	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings; rerank when a reranker re-ordered the top hits."`
 	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
 	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
 	Matches         []SearchMatch     `json:"matches"`
@@ -38,7 +39,7 @@ type SearchOutput struct {
 type SearchMatch struct {
 	Path      string    `json:"path" jsonschema:"Vault-relative path."`
 	Title     string    `json:"title"`
-	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
+	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. When reranked, the top hits are ordered by per_signal.rerank instead."`
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
 	Kind      string    `json:"kind" jsonschema:"md or pdf."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
@@ -54,6 +55,7 @@ type PerSignal struct {
 	BM25       *SignalRank `json:"bm25,omitempty"`
 	TFIDF      *SignalRank `json:"tfidf,omitempty"`
 	Embeddings *SignalRank `json:"embeddings,omitempty"`
+	Rerank     *SignalRank `json:"rerank,omitempty"`
 }
 
 // SignalRank is a hit's place in one signal's list.
@@ -71,7 +73,7 @@ func (in SearchInput) Request() search.Request {
 	return search.Request{
 		Query: in.Query, Folder: in.Folder, Limit: in.Limit, MinSignals: in.MinSignals,
 		EmbeddingModel: in.EmbeddingModel, Granularity: in.Granularity, GraphBoost: boost,
-		Frontmatter: in.FilterFrontmatter,
+		Frontmatter: in.FilterFrontmatter, Rerank: in.Rerank,
 	}
 }
 
@@ -97,6 +99,8 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 				m.PerSignal.TFIDF = sr
 			case rankers.SignalEmbeddings:
 				m.PerSignal.Embeddings = sr
+			case rankers.SignalRerank:
+				m.PerSignal.Rerank = sr
 			}
 		}
 		out.Matches[i] = m
@@ -114,6 +118,7 @@ func searchInputSchema() *jsonschema.Schema {
 	p["granularity"].Default = jsonRaw(`"note"`)
 	p["graph_boost"].Types, p["graph_boost"].Type = nil, "boolean"
 	p["graph_boost"].Default = jsonRaw(`true`)
+	p["rerank"].Types, p["rerank"].Type = nil, "boolean"
 	p["filter_frontmatter"].AdditionalProperties = frontmatterFilterValue()
 	return s
 }
