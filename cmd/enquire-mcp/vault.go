@@ -32,6 +32,7 @@ type vaultFlags struct {
 	pdfs        bool
 	weights     weightsFlag
 	embed       embedFlags
+	rerank      rerankFlags
 	// buildEmbeddings, when set, computes missing vectors with this model
 	// right after the index sync (eval's temporary index).
 	buildEmbeddings string
@@ -46,6 +47,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1, the built-in model 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
+	v.rerank.register(fs)
 }
 
 // registerIndex adds the flags of every command that reads a vault into
@@ -174,7 +176,10 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
-	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
+	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m, RerankTopN: v.rerank.topN}
+	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
+		return nil, err
+	}
 	choice, err := v.chooseIndex(ctx, root, logger)
 	if err != nil {
 		return nil, err

@@ -72,6 +72,7 @@ type folder struct {
 	tok       *tokenizer.Tokenizer
 	special   tokenizer.Special
 	padID     int64
+	known     bool // spec comes from the table of known models
 	modelPath string
 	digest    string // SHA-256 over the digests of the model file and tokenizer.json
 }
@@ -158,7 +159,7 @@ func (f *folder) readConfig() error {
 		f.padID = *cfg.PadID
 	}
 	if s, ok := Lookup(f.name); ok {
-		f.spec = s
+		f.spec, f.known = s, true
 	} else {
 		f.spec = Spec{Name: f.name, Dim: cfg.Hidden, MaxLength: 512, Pooling: readPooling(f.dir)}
 	}

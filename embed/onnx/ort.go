@@ -163,6 +163,9 @@ func openModel(ctx context.Context, dir string, opts Options, kind Kind) (*model
 	if err != nil {
 		return nil, err
 	}
+	if !f.known { // any folder: the model's outputs tell (see newSession)
+		f.spec.Kind = kind
+	}
 	if f.spec.Kind != kind {
 		return nil, fmt.Errorf("onnx: %s is a %s model, not a %s", f.name, f.spec.Kind, kind)
 	}
