@@ -54,7 +54,7 @@ func (e transientError) Unwrap() error { return e.err }
 type download struct {
 	url, dest, pinned string
 	name              string // the manifest's name: the path in the repository
-	limit             int64 // most bytes the file may have
+	limit             int64  // most bytes the file may have
 	opts              InstallOptions
 	progress          Progress
 }
