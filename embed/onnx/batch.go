@@ -91,3 +91,30 @@ func pad(seqs []sequence, padID int64) *batch {
 	}
 	return b
 }
+
+// attentionBudget bounds rows × cols² of one batch: the attention scores
+// of a run take heads × rows × cols² floats, several times over. 8
+// sequences of 256 tokens fit; sequences of 512 go 2 at a time, which
+// keeps a reranker's peak memory near an embedder's.
+const attentionBudget = 8 * 256 * 256
+
+// spans cuts sequences of the given lengths, in order, into batches of
+// at most maxRows whose padded size rows × longest² stays within
+// attentionBudget (a single sequence always forms a batch). It returns
+// the [start, end) of each batch.
+func spans(lengths []int, maxRows int) [][2]int {
+	var out [][2]int
+	start, longest := 0, 0
+	for i, n := range lengths {
+		l := max(longest, n)
+		if i > start && ((i-start+1)*l*l > attentionBudget || i-start == maxRows) {
+			out = append(out, [2]int{start, i})
+			start, l = i, n
+		}
+		longest = l
+	}
+	if start < len(lengths) {
+		out = append(out, [2]int{start, len(lengths)})
+	}
+	return out
+}

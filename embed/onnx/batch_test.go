@@ -137,3 +137,32 @@ func TestKnown(t *testing.T) {
 		t.Error("bge-small-en-v1.5 should pool CLS")
 	}
 }
+
+func TestSpans(t *testing.T) {
+	rep := func(n, v int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		lengths []int
+		rows    int
+		want    [][2]int
+	}{
+		{"empty", nil, 8, nil},
+		{"short, by rows", rep(20, 10), 8, [][2]int{{0, 8}, {8, 16}, {16, 20}}},
+		{"256 tokens: 8 fit", rep(9, 256), 8, [][2]int{{0, 8}, {8, 9}}},
+		{"512 tokens: 2 fit", rep(5, 512), 8, [][2]int{{0, 2}, {2, 4}, {4, 5}}},
+		{"a long one closes the batch", []int{10, 10, 10, 512, 10}, 8, [][2]int{{0, 3}, {3, 5}}},
+		{"one over the budget alone", []int{2000, 2000}, 8, [][2]int{{0, 1}, {1, 2}}},
+		{"batch of 1", rep(3, 5), 1, [][2]int{{0, 1}, {1, 2}, {2, 3}}},
+	}
+	for _, tt := range tests {
+		if got := spans(tt.lengths, tt.rows); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -100,6 +100,10 @@ func newSession(path string, opts Options, want string) (*session, error) {
 		func() error { return so.SetInterOpNumThreads(1) },
 		func() error { return so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") },
 		func() error { return so.AddSessionConfigEntry("session.inter_op.allow_spinning", "0") },
+		// Without the arena, a run's activations are freed when it ends:
+		// a reranker's batch of 512-token pairs would otherwise keep
+		// hundreds of MB for the life of the server.
+		func() error { return so.SetCpuMemArena(false) },
 	} {
 		if err := set(); err != nil {
 			return nil, fmt.Errorf("onnx: session options: %w", err)
@@ -206,7 +210,7 @@ func Open(ctx context.Context, dir string, opts Options) (TextEmbedder, error) {
 	e := &Embedder{model: m, dim: int(m.s.shape[len(m.s.shape)-1])}
 	if e.dim <= 0 {
 		// The output's last dimension is symbolic: run one text to learn it.
-		v, err := e.embedBatch(ctx, []string{"dimension"}, embed.Document)
+		v, err := e.Embed(ctx, []string{"dimension"}, embed.Document)
 		if err != nil {
 			m.s.close()
 			return nil, err
@@ -233,24 +237,10 @@ func (e *Embedder) Truncated() int64 { return e.truncated.Load() }
 func (e *Embedder) Close() error { return e.s.close() }
 
 // Embed returns one L2-normalised vector per text, pooled as the model's
-// configuration says, in batches of Options.BatchSize. Queries and
-// documents get the model's prefixes.
+// configuration says. Queries and documents get the model's prefixes.
+// Texts run in batches of at most Options.BatchSize, fewer when they are
+// long (see spans).
 func (e *Embedder) Embed(ctx context.Context, texts []string, kind embed.Kind) ([][]float32, error) {
-	out := make([][]float32, 0, len(texts))
-	for start := 0; start < len(texts); start += e.opts.BatchSize {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		vs, err := e.embedBatch(ctx, texts[start:min(start+e.opts.BatchSize, len(texts))], kind)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, vs...)
-	}
-	return out, nil
-}
-
-func (e *Embedder) embedBatch(_ context.Context, texts []string, kind embed.Kind) ([][]float32, error) {
 	seqs := make([]sequence, len(texts))
 	for i, t := range texts {
 		var cut bool
@@ -259,15 +249,35 @@ func (e *Embedder) embedBatch(_ context.Context, texts []string, kind embed.Kind
 			e.truncated.Add(1)
 		}
 	}
-	b := pad(seqs, e.f.padID)
-	hidden, shape, err := e.s.run(b)
-	if err != nil {
-		return nil, err
+	out := make([][]float32, 0, len(texts))
+	for _, sp := range spans(lengths(seqs), e.opts.BatchSize) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := pad(seqs[sp[0]:sp[1]], e.f.padID)
+		hidden, shape, err := e.s.run(b)
+		if err != nil {
+			return nil, err
+		}
+		if len(shape) != 3 {
+			return nil, fmt.Errorf("onnx: %s output has shape %v, want [batch, sequence, hidden]", e.s.output, shape)
+		}
+		vs, err := pool(hidden, b, int(shape[2]), e.f.spec.Pooling)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vs...)
 	}
-	if len(shape) != 3 {
-		return nil, fmt.Errorf("onnx: %s output has shape %v, want [batch, sequence, hidden]", e.s.output, shape)
+	return out, nil
+}
+
+// lengths are the sequences' lengths.
+func lengths(seqs []sequence) []int {
+	out := make([]int, len(seqs))
+	for i, s := range seqs {
+		out[i] = len(s.ids)
 	}
-	return pool(hidden, b, int(shape[2]), e.f.spec.Pooling)
+	return out
 }
 
 // CrossEncoder is a reranker in ONNX Runtime. It implements Scorer and
@@ -291,25 +301,25 @@ func (r *CrossEncoder) Name() string { return r.f.name }
 // Close releases the session.
 func (r *CrossEncoder) Close() error { return r.s.close() }
 
-// Score returns the model's logit for each (query, passage) pair, in
-// batches of Options.BatchSize.
+// Score returns the model's logit for each (query, passage) pair. Pairs
+// run in batches of at most Options.BatchSize, fewer when they are long
+// (see spans).
 func (r *CrossEncoder) Score(ctx context.Context, query string, passages []string) ([]float32, error) {
 	q := r.encode(query)
+	seqs := make([]sequence, len(passages))
+	for i, p := range passages {
+		var cut bool
+		seqs[i], cut = pair(q, r.encode(p), r.f.special, r.f.spec.MaxLength)
+		if cut {
+			r.truncated.Add(1)
+		}
+	}
 	out := make([]float32, 0, len(passages))
-	for start := 0; start < len(passages); start += r.opts.BatchSize {
+	for _, sp := range spans(lengths(seqs), r.opts.BatchSize) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		part := passages[start:min(start+r.opts.BatchSize, len(passages))]
-		seqs := make([]sequence, len(part))
-		for i, p := range part {
-			var cut bool
-			seqs[i], cut = pair(q, r.encode(p), r.f.special, r.f.spec.MaxLength)
-			if cut {
-				r.truncated.Add(1)
-			}
-		}
-		b := pad(seqs, r.f.padID)
+		b := pad(seqs[sp[0]:sp[1]], r.f.padID)
 		logits, shape, err := r.s.run(b)
 		if err != nil {
 			return nil, err
