@@ -1,6 +1,9 @@
 package onnx
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
 
@@ -97,6 +100,18 @@ func pad(seqs []sequence, padID int64) *batch {
 // sequences of 256 tokens fit; sequences of 512 go 2 at a time, which
 // keeps a reranker's peak memory near an embedder's.
 const attentionBudget = 8 * 256 * 256
+
+// byLength returns the sequences' indices ordered by length (stable), so
+// that batches pad little: real chunks vary in length, and each batch is
+// padded to its longest.
+func byLength(seqs []sequence) []int {
+	order := make([]int, len(seqs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(seqs[a].ids), len(seqs[b].ids)) })
+	return order
+}
 
 // spans cuts sequences of the given lengths, in order, into batches of
 // at most maxRows whose padded size rows × longest² stays within

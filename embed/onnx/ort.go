@@ -238,8 +238,9 @@ func (e *Embedder) Close() error { return e.s.close() }
 
 // Embed returns one L2-normalised vector per text, pooled as the model's
 // configuration says. Queries and documents get the model's prefixes.
-// Texts run in batches of at most Options.BatchSize, fewer when they are
-// long (see spans).
+// Texts run shortest first (less padding), in batches of at most
+// Options.BatchSize, fewer when they are long (see spans); the vectors
+// come back in the order of texts.
 func (e *Embedder) Embed(ctx context.Context, texts []string, kind embed.Kind) ([][]float32, error) {
 	seqs := make([]sequence, len(texts))
 	for i, t := range texts {
@@ -249,12 +250,17 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, kind embed.Kind) (
 			e.truncated.Add(1)
 		}
 	}
-	out := make([][]float32, 0, len(texts))
-	for _, sp := range spans(lengths(seqs), e.opts.BatchSize) {
+	order := byLength(seqs)
+	sorted := make([]sequence, len(seqs))
+	for i, k := range order {
+		sorted[i] = seqs[k]
+	}
+	out := make([][]float32, len(texts))
+	for _, sp := range spans(lengths(sorted), e.opts.BatchSize) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b := pad(seqs[sp[0]:sp[1]], e.f.padID)
+		b := pad(sorted[sp[0]:sp[1]], e.f.padID)
 		hidden, shape, err := e.s.run(b)
 		if err != nil {
 			return nil, err
@@ -266,7 +272,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, kind embed.Kind) (
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, vs...)
+		for i, v := range vs {
+			out[order[sp[0]+i]] = v
+		}
 	}
 	return out, nil
 }
@@ -301,9 +309,9 @@ func (r *CrossEncoder) Name() string { return r.f.name }
 // Close releases the session.
 func (r *CrossEncoder) Close() error { return r.s.close() }
 
-// Score returns the model's logit for each (query, passage) pair. Pairs
-// run in batches of at most Options.BatchSize, fewer when they are long
-// (see spans).
+// Score returns the model's logit for each (query, passage) pair, in the
+// order of passages. Pairs run shortest first, in batches of at most
+// Options.BatchSize, fewer when they are long (see spans).
 func (r *CrossEncoder) Score(ctx context.Context, query string, passages []string) ([]float32, error) {
 	q := r.encode(query)
 	seqs := make([]sequence, len(passages))
@@ -314,12 +322,17 @@ func (r *CrossEncoder) Score(ctx context.Context, query string, passages []strin
 			r.truncated.Add(1)
 		}
 	}
-	out := make([]float32, 0, len(passages))
-	for _, sp := range spans(lengths(seqs), r.opts.BatchSize) {
+	order := byLength(seqs)
+	sorted := make([]sequence, len(seqs))
+	for i, k := range order {
+		sorted[i] = seqs[k]
+	}
+	out := make([]float32, len(passages))
+	for _, sp := range spans(lengths(sorted), r.opts.BatchSize) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b := pad(seqs[sp[0]:sp[1]], r.f.padID)
+		b := pad(sorted[sp[0]:sp[1]], r.f.padID)
 		logits, shape, err := r.s.run(b)
 		if err != nil {
 			return nil, err
@@ -328,7 +341,7 @@ func (r *CrossEncoder) Score(ctx context.Context, query string, passages []strin
 			return nil, fmt.Errorf("onnx: logits have shape %v, want [%d, 1]", shape, b.rows)
 		}
 		for i := range b.rows {
-			out = append(out, logits[i*int(shape[1])])
+			out[order[sp[0]+i]] = logits[i*int(shape[1])]
 		}
 	}
 	return out, nil

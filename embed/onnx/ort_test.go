@@ -4,10 +4,12 @@ package onnx
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
@@ -300,5 +302,41 @@ func TestOpenErrors(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), folderFor(t, generate(t, tiny(false)), ""), Options{Library: lib + ".other"}); err == nil || !strings.Contains(err.Error(), "already loaded") {
 		t.Errorf("a second library: %v", err)
+	}
+}
+
+// TestConcurrentEmbed embeds from several goroutines at once (runs are
+// serialised per session; tokenization is not) and compares with a
+// serial run.
+func TestConcurrentEmbed(t *testing.T) {
+	e := openEmbedder(t, folderFor(t, generate(t, tiny(false)), ""), 4)
+	texts := []string{"hello world", "my dog is cute", "the quick brown fox", "café au lait", "東京", "x"}
+	want, err := e.Embed(context.Background(), texts, embed.Document)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			got, err := e.Embed(context.Background(), texts, embed.Document)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i := range got {
+				for k := range got[i] {
+					if math.Abs(float64(got[i][k]-want[i][k])) > 1e-6 {
+						errs <- fmt.Errorf("text %d differs in a concurrent run", i)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
