@@ -5,8 +5,8 @@
 #   1. build-embeddings on a vault: chunks/s (ort and builtin);
 #   2. the ort package's go benchmarks: ~200-token chunks, a ~10-token
 #      query, reranking 50 passages of ~200 tokens;
-#   3. peak RSS of `serve` with the embedding model and the reranker
-#      loaded, answering one obsidian_search.
+#   3. peak RSS of `serve` with the embedding model (and with RERANK=1
+#      the reranker too) loaded, answering one obsidian_search.
 # ONNX Runtime comes from $ENQUIRE_ORT_LIB, else from the npm package
 # onnxruntime-node@1.30.0 (npm pack + tar, no install scripts).
 # Usage: bench/ort.sh [VAULT]   (default: the kepano vault of the datasets)
@@ -33,12 +33,20 @@ done
 echo "--- go benchmarks (load: $(uptime | sed 's/.*load average: //'))"
 CGO_ENABLED=1 go test -tags ort -run XXX -bench . -benchtime "${BENCHTIME:-3x}" -count "${COUNT:-1}" ./embed/onnx/ | grep -E '^Benchmark'
 
-echo "--- serve: peak RSS with the embedding model and the reranker (load: $(uptime | sed 's/.*load average: //'))"
+echo "--- serve: peak RSS with the embedding model${RERANK:+ and the reranker} (load: $(uptime | sed 's/.*load average: //'))"
 req='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"obsidian_search","arguments":{"query":"how do I organise my notes","limit":10}}}'
-printf '%s\n' "$req" | /usr/bin/time -f 'serve: peak RSS %M KiB, %e s wall' "$tmp/enquire-mcp" serve --vault "$vault" \
-  --index-file "$tmp/ix.db" --embedding-model "$tmp/models/minilm" --rerank "$tmp/models/minilm-cross" --watch=false \
+# stdin stays open until the search is answered: at end of input serve
+# cancels what is still running.
+: >"$tmp/serve.out"
+{ printf '%s\n' "$req"; until grep -q '"id":2' "$tmp/serve.out"; do sleep 1; done; } |
+  /usr/bin/time -f 'serve: peak RSS %M KiB, %e s wall' "$tmp/enquire-mcp" serve --vault "$vault" \
+  --index-file "$tmp/ix.db" --embedding-model "$tmp/models/minilm" ${RERANK:+--rerank "$tmp/models/minilm-cross"} --watch=false \
   2>"$tmp/serve.err" >"$tmp/serve.out" || { cat "$tmp/serve.err"; exit 1; }
 grep 'peak RSS' "$tmp/serve.err"
-grep -q '"rerank"' "$tmp/serve.out" && echo "serve: the search reply carries per_signal.rerank" || { echo "serve: no rerank in the reply" >&2; cat "$tmp/serve.out" >&2; exit 1; }
+if [ -n "${RERANK:-}" ]; then
+  grep -q '"rerank":{' "$tmp/serve.out" && echo "serve: the search reply carries per_signal.rerank" || { echo "serve: no rerank in the reply" >&2; cat "$tmp/serve.out" >&2; exit 1; }
+else
+  grep -q '"embeddings":{' "$tmp/serve.out" && echo "serve: the search used the embeddings" || { echo "serve: no embeddings in the reply" >&2; exit 1; }
+fi
