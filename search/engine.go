@@ -60,6 +60,11 @@ type Options struct {
 	// RecencyWeight is the recency weight of requests that set none
 	// (0..1; 0: the ranking ignores age).
 	RecencyWeight float64
+	// Reranker, when set, re-orders the fused top RerankTopN (0:
+	// rankers.DefaultRerankTopN) hits of every request that does not
+	// turn it off (see rerank.go).
+	Reranker   Reranker
+	RerankTopN int
 }
 
 // Engine searches one snapshot. It is immutable and safe for concurrent
@@ -267,17 +272,24 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if req.GraphBoost {
 		fused = e.graph.Boost(fused, e.opts.Boost)
 	}
+	// The blend decides which candidates reach the reranker's top N; the
+	// reranker then orders those, so each hit's parts go with the hit.
 	parts := e.blend(fused, req)
+	partOf := make(map[[2]int]*Blend, len(parts))
+	for i := range parts {
+		partOf[[2]int{fused[i].Note, fused[i].Chunk}] = &parts[i]
+	}
 	res.TotalCandidates = len(fused)
+	if e.wantRerank(req) {
+		fused = e.rerank(ctx, req, fused, res)
+	}
 	fused = fused[:min(req.Limit, len(fused))]
 	annotate(fused, observed)
 	res.Hits = make([]Hit, len(fused))
 	for i, f := range fused {
 		res.Hits[i] = e.hit(f, req)
 		res.Hits[i].ResultType, res.Hits[i].MemoryKey = MemoryOf(e.snap.Notes[f.Note])
-		if parts != nil {
-			res.Hits[i].Blend = &parts[i]
-		}
+		res.Hits[i].Blend = partOf[[2]int{f.Note, f.Chunk}]
 	}
 	return res, ctx.Err()
 }

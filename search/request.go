@@ -56,6 +56,9 @@ type Request struct {
 	RecencyWeight, ImportanceWeight *float64
 	// Types keeps "note" or "memory" hits (nil: both).
 	Types []string
+	// Rerank turns the engine's reranker on or off for this request (nil:
+	// on when the engine has one).
+	Rerank *bool
 }
 
 // ErrInvalid marks a request the caller must fix; the message says how.

@@ -37,7 +37,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 func (e *Engine) EncodeState(ctx context.Context, key string) ([]byte, error) {
 	w := &wire.Writer{Buf: []byte(stateMagic)}
 	w.Uint(stateVersion)
-	w.String(key)
+	w.Text(key)
 	// Two sections, each with its length first, so that a restore decodes
 	// them at once on two cores.
 	notes := &wire.Writer{}
@@ -84,7 +84,7 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 		return nil, fmt.Errorf("%w: checksum", wire.ErrCorrupt)
 	}
 	r := wire.NewReader(body[len(stateMagic):])
-	if v, k := r.Uint(), r.String(); r.Err() == nil && (v != stateVersion || k != key) {
+	if v, k := r.Uint(), r.Text(); r.Err() == nil && (v != stateVersion || k != key) {
 		return nil, ErrStateMismatch
 	}
 	notesSec, tfidfSec := r.Bytes(), r.Bytes()

@@ -20,6 +20,7 @@ type SearchInput struct {
 	EmbeddingModel    string         `json:"embedding_model,omitempty" jsonschema:"Embedding model the caller expects; must match the one the embeddings were built with."`
 	Granularity       string         `json:"granularity,omitempty" jsonschema:"note (default): one hit per note; block: hits are passages (chunks) with line ranges."`
 	GraphBoost        *bool          `json:"graph_boost,omitempty" jsonschema:"Let notes linked from other top hits move up, within bounds (default true)."`
+	Rerank            *bool          `json:"rerank,omitempty" jsonschema:"Re-order the top hits with the server's cross-encoder reranker (default: on when the server was started with --rerank). Its rank and score show in per_signal.rerank."`
 	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key. A value is a string, number, boolean or an array of those (any of them). A note whose value is a list matches by membership; strings compare case-insensitively; a note without the key is excluded."`
 	RecencyWeight     *float64       `json:"recency_weight,omitempty" jsonschema:"Blend file freshness into the score (0-1; default: the server's --recency-weight, normally 0). Recency halves every --stale-days (default 365) days. score = (1 - recency_weight - importance_weight) * relevance + recency_weight * recency + importance_weight * importance; the two weights may sum to at most 1."`
 	ImportanceWeight  *float64       `json:"importance_weight,omitempty" jsonschema:"Blend the frontmatter importance (0-10; missing or invalid counts as 5) into the score (0-1, default 0). See recency_weight."`
@@ -31,7 +32,7 @@ type SearchOutput struct {
 	Query           string            `json:"query"`
 	Method          string            `json:"method" jsonschema:"Fusion method: rrf (Reciprocal Rank Fusion)."`
 	K               int               `json:"k" jsonschema:"RRF constant."`
-	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings, feedback (TF-IDF re-run with terms of the first hits)."`
+	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings, feedback (TF-IDF re-run with terms of the first hits); rerank when a reranker re-ordered the top hits."`
 	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
 	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
 	Matches         []SearchMatch     `json:"matches"`
@@ -41,7 +42,7 @@ type SearchOutput struct {
 type SearchMatch struct {
 	Path      string    `json:"path" jsonschema:"Vault-relative path."`
 	Title     string    `json:"title"`
-	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. With recency_weight or importance_weight above 0 it is the blend of relevance, recency and importance."`
+	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. With recency_weight or importance_weight above 0 it is the blend of relevance, recency and importance. When reranked, the top hits are ordered by per_signal.rerank instead."`
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
 	Kind      string    `json:"kind" jsonschema:"md or pdf."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
@@ -66,6 +67,7 @@ type PerSignal struct {
 	TFIDF      *SignalRank `json:"tfidf,omitempty"`
 	Embeddings *SignalRank `json:"embeddings,omitempty"`
 	Feedback   *SignalRank `json:"feedback,omitempty"`
+	Rerank     *SignalRank `json:"rerank,omitempty"`
 }
 
 // SignalRank is a hit's place in one signal's list.
@@ -84,7 +86,7 @@ func (in SearchInput) Request() search.Request {
 		Query: in.Query, Folder: in.Folder, Limit: in.Limit, MinSignals: in.MinSignals,
 		EmbeddingModel: in.EmbeddingModel, Granularity: in.Granularity, GraphBoost: boost,
 		Frontmatter: in.FilterFrontmatter, RecencyWeight: in.RecencyWeight, ImportanceWeight: in.ImportanceWeight,
-		Types: in.Types,
+		Types: in.Types, Rerank: in.Rerank,
 	}
 }
 
@@ -116,6 +118,8 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 				m.PerSignal.Embeddings = sr
 			case rankers.SignalFeedback:
 				m.PerSignal.Feedback = sr
+			case rankers.SignalRerank:
+				m.PerSignal.Rerank = sr
 			}
 		}
 		out.Matches[i] = m
@@ -133,6 +137,7 @@ func searchInputSchema() *jsonschema.Schema {
 	p["granularity"].Default = jsonRaw(`"note"`)
 	p["graph_boost"].Types, p["graph_boost"].Type = nil, "boolean"
 	p["graph_boost"].Default = jsonRaw(`true`)
+	p["rerank"].Types, p["rerank"].Type = nil, "boolean"
 	p["filter_frontmatter"].AdditionalProperties = frontmatterFilterValue()
 	for _, w := range []string{"recency_weight", "importance_weight"} {
 		p[w].Types, p[w].Type = nil, "number"

@@ -21,14 +21,14 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 	}
 	w.Len(len(s.Attachments))
 	for _, a := range s.Attachments {
-		w.String(a.Path)
+		w.Text(a.Path)
 		w.Int(a.Size)
 		w.Time(a.ModTime)
 	}
 	w.Len(len(s.Warnings))
 	for _, wa := range s.Warnings {
-		w.String(wa.Path)
-		w.String(wa.Message)
+		w.Text(wa.Path)
+		w.Text(wa.Message)
 		w.Bool(wa.Retry)
 	}
 	p := s.Privacy
@@ -38,7 +38,7 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 	excluded := slices.Sorted(maps.Keys(p.excluded))
 	w.Len(len(excluded))
 	for _, k := range excluded {
-		w.String(k)
+		w.Text(k)
 		w.Bool(p.excluded[k])
 	}
 	return nil
@@ -55,11 +55,11 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 	}
 	atts := make([]Attachment, r.Len(3))
 	for i := range atts {
-		atts[i] = Attachment{Path: r.String(), Size: r.Int(), ModTime: r.Time()}
+		atts[i] = Attachment{Path: r.Text(), Size: r.Int(), ModTime: r.Time()}
 	}
 	var warnings []Warning
 	for range r.Len(3) {
-		warnings = append(warnings, Warning{Path: r.String(), Message: r.String(), Retry: r.Bool()})
+		warnings = append(warnings, Warning{Path: r.Text(), Message: r.Text(), Retry: r.Bool()})
 	}
 	p := Privacy{Filter: filter, HiddenNotes: r.Nat(), HiddenFiles: r.Nat()}
 	for _, m := range r.Strings() {
@@ -72,7 +72,7 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 		if p.excluded == nil {
 			p.excluded = map[string]bool{}
 		}
-		k := r.String()
+		k := r.Text()
 		p.excluded[k] = r.Bool()
 	}
 	if err := r.Err(); err != nil {
@@ -89,9 +89,9 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 }
 
 func encodeNote(w *wire.Writer, n *Note) error {
-	w.String(n.Path)
-	w.String(n.Kind)
-	w.String(n.Title)
+	w.Text(n.Path)
+	w.Text(n.Kind)
+	w.Text(n.Title)
 	w.Strings(n.Aliases)
 	w.Strings(n.FrontmatterTags)
 	w.Strings(n.InlineTags)
@@ -105,26 +105,26 @@ func encodeNote(w *wire.Writer, n *Note) error {
 	w.Len(len(n.Headings))
 	for _, h := range n.Headings {
 		w.Len(h.Level)
-		w.String(h.Text)
+		w.Text(h.Text)
 		w.Len(h.Line)
 	}
 	w.Len(len(n.Blocks))
 	for _, b := range n.Blocks {
-		w.String(b.ID)
+		w.Text(b.ID)
 		w.Len(b.Line)
 	}
 	w.Len(len(n.Links))
 	for _, l := range n.Links {
-		w.String(l.Raw)
-		w.String(l.Target)
-		w.String(l.Heading)
-		w.String(l.Block)
-		w.String(l.Alias)
+		w.Text(l.Raw)
+		w.Text(l.Target)
+		w.Text(l.Heading)
+		w.Text(l.Block)
+		w.Text(l.Alias)
 		w.Bool(l.Embed)
 		w.Bool(l.Markdown)
 		w.Len(l.Line)
 	}
-	w.String(n.Body)
+	w.Text(n.Body)
 	w.Len(n.BodyLine)
 	w.Len(len(n.Pages))
 	for _, p := range n.Pages {
@@ -133,12 +133,12 @@ func encodeNote(w *wire.Writer, n *Note) error {
 	}
 	w.Int(n.Size)
 	w.Time(n.ModTime)
-	w.String(n.Hash)
+	w.Text(n.Hash)
 	return nil
 }
 
 func decodeNote(r *wire.Reader) *Note {
-	n := &Note{Path: r.String(), Kind: r.String(), Title: r.String(), Aliases: r.Strings(),
+	n := &Note{Path: r.Text(), Kind: r.Text(), Title: r.Text(), Aliases: r.Strings(),
 		FrontmatterTags: r.Strings(), InlineTags: r.Strings(), Tags: r.Strings()}
 	if r.Bool() {
 		fm, _ := decodeValue(r, 0).(map[string]any)
@@ -148,23 +148,23 @@ func decodeNote(r *wire.Reader) *Note {
 	if k := r.Len(3); k > 0 {
 		n.Headings = make([]Heading, k)
 		for i := range n.Headings {
-			n.Headings[i] = Heading{Level: r.Nat(), Text: r.String(), Line: r.Nat()}
+			n.Headings[i] = Heading{Level: r.Nat(), Text: r.Text(), Line: r.Nat()}
 		}
 	}
 	if k := r.Len(2); k > 0 {
 		n.Blocks = make([]Block, k)
 		for i := range n.Blocks {
-			n.Blocks[i] = Block{ID: r.String(), Line: r.Nat()}
+			n.Blocks[i] = Block{ID: r.Text(), Line: r.Nat()}
 		}
 	}
 	if k := r.Len(8); k > 0 {
 		n.Links = make([]Link, k)
 		for i := range n.Links {
-			n.Links[i] = Link{Raw: r.String(), Target: r.String(), Heading: r.String(), Block: r.String(),
-				Alias: r.String(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat()}
+			n.Links[i] = Link{Raw: r.Text(), Target: r.Text(), Heading: r.Text(), Block: r.Text(),
+				Alias: r.Text(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat()}
 		}
 	}
-	n.Body = r.String()
+	n.Body = r.Text()
 	n.BodyLine = r.Nat()
 	if k := r.Len(2); k > 0 {
 		n.Pages = make([]Page, k)
@@ -174,7 +174,7 @@ func decodeNote(r *wire.Reader) *Note {
 	}
 	n.Size = r.Int()
 	n.ModTime = r.Time()
-	n.Hash = r.String()
+	n.Hash = r.Text()
 	return n
 }
 
@@ -197,7 +197,7 @@ func encodeValue(w *wire.Writer, v any) error {
 		w.Uint(tagNil)
 	case string:
 		w.Uint(tagString)
-		w.String(x)
+		w.Text(x)
 	case int:
 		w.Uint(tagInt)
 		w.Int(int64(x))
@@ -225,7 +225,7 @@ func encodeValue(w *wire.Writer, v any) error {
 		w.Uint(tagMap)
 		w.Len(len(x))
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			w.String(k)
+			w.Text(k)
 			if err := encodeValue(w, x[k]); err != nil {
 				return err
 			}
@@ -248,7 +248,7 @@ func decodeValue(r *wire.Reader, depth int) any {
 	case tagNil:
 		return nil
 	case tagString:
-		return r.String()
+		return r.Text()
 	case tagInt:
 		return int(r.Int())
 	case tagUint:
@@ -269,7 +269,7 @@ func decodeValue(r *wire.Reader, depth int) any {
 		k := r.Len(2)
 		out := make(map[string]any, k)
 		for range k {
-			key := r.String()
+			key := r.Text()
 			out[key] = decodeValue(r, depth+1)
 		}
 		return out

@@ -37,8 +37,8 @@ func (w *Writer) Bool(b bool) {
 	}
 }
 
-// String appends a length-prefixed string.
-func (w *Writer) String(s string) {
+// Text appends a length-prefixed string.
+func (w *Writer) Text(s string) {
 	w.Len(len(s))
 	w.Buf = append(w.Buf, s...)
 }
@@ -47,7 +47,7 @@ func (w *Writer) String(s string) {
 func (w *Writer) Strings(ss []string) {
 	w.Len(len(ss))
 	for _, s := range ss {
-		w.String(s)
+		w.Text(s)
 	}
 }
 
@@ -153,8 +153,8 @@ func (r *Reader) Bool() bool {
 	return r.buf[r.off-1] == 1
 }
 
-// String reads a length-prefixed string, sharing the buffer's memory.
-func (r *Reader) String() string {
+// Text reads a length-prefixed string, sharing the buffer's memory.
+func (r *Reader) Text() string {
 	n := r.Len(1)
 	if r.err != nil || n == 0 {
 		return ""
@@ -172,7 +172,7 @@ func (r *Reader) Strings() []string {
 	}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = r.String()
+		out[i] = r.Text()
 	}
 	return out
 }

@@ -16,7 +16,7 @@ func TestRoundTrip(t *testing.T) {
 	w.Int(-42)
 	w.Len(3)
 	w.Bool(true)
-	w.String("café ✓")
+	w.Text("café ✓")
 	w.Strings([]string{"a", "", "b"})
 	w.Float32(1.5)
 	w.Float64(-math.Pi)
@@ -34,7 +34,7 @@ func TestRoundTrip(t *testing.T) {
 		{"int", r.Int(), int64(-42)},
 		{"nat", r.Nat(), 3},
 		{"bool", r.Bool(), true},
-		{"string", r.String(), "café ✓"},
+		{"string", r.Text(), "café ✓"},
 		{"strings", len(r.Strings()), 3},
 		{"float32", r.Float32(), float32(1.5)},
 		{"float64", r.Float64(), -math.Pi},
@@ -62,7 +62,7 @@ func TestDamage(t *testing.T) {
 	}{
 		{"empty uint", nil, func(r *wire.Reader) { r.Uint() }},
 		{"truncated varint", []byte{0x80}, func(r *wire.Reader) { r.Uint() }},
-		{"string longer than data", []byte{10, 'a'}, func(r *wire.Reader) { r.String() }},
+		{"string longer than data", []byte{10, 'a'}, func(r *wire.Reader) { r.Text() }},
 		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Len(1) }},
 		{"count of wide items", []byte{3, 0, 0, 0, 0, 0}, func(r *wire.Reader) { r.Len(8) }},
 		{"bad bool", []byte{2}, func(r *wire.Reader) { r.Bool() }},
@@ -80,7 +80,7 @@ func TestDamage(t *testing.T) {
 			if err := r.Done(); !errors.Is(err, wire.ErrCorrupt) {
 				t.Fatalf("got %v, want ErrCorrupt", err)
 			}
-			if r.Uint() != 0 || r.String() != "" {
+			if r.Uint() != 0 || r.Text() != "" {
 				t.Fatal("reads after an error returned data")
 			}
 		})

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
+	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -52,11 +54,14 @@ type doctorEnv struct {
 	lookPath                         func(string) (string, error)
 	readFile                         func(string) ([]byte, error)
 	embed                            embedFlags
+	ortBuild                         bool                                    // built with the ort tag
+	findORT                          func() (path, source string, err error) // models.ORTLibrary
 }
 
 func hostDoctorEnv(ef embedFlags) doctorEnv {
 	return doctorEnv{goos: runtime.GOOS, goarch: runtime.GOARCH, goVersion: runtime.Version(), version: version,
-		lookPath: exec.LookPath, readFile: os.ReadFile, embed: ef}
+		lookPath: exec.LookPath, readFile: os.ReadFile, embed: ef, ortBuild: onnx.Available,
+		findORT: func() (string, string, error) { return models.ORTLibrary(ef.options()) }}
 }
 
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -165,6 +170,7 @@ func runChecks(ctx context.Context, vf *vaultFlags, env doctorEnv, root *string)
 	add(ocrCheck(env, info))
 	add(watchCheck(env, snap))
 	add(cacheCheck(env))
+	add(ortCheck(env))
 	return out
 }
 

@@ -17,16 +17,23 @@ type embedFlags struct {
 	model   string
 	baseURL string
 	cache   string
+	ortLib  string
 }
 
 func (e *embedFlags) register(fs *flag.FlagSet, def string) {
-	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline GloVe, English), a model2vec alias installed with install-model, "ollama:MODEL" or "openai:MODEL"`)
+	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline GloVe, English), a model2vec or transformer (ort build) alias installed with install-model, a model folder, "ollama:MODEL" or "openai:MODEL"`)
 	fs.StringVar(&e.baseURL, "embedding-url", "", "server of ollama:/openai: models (default: ENQUIRE_OLLAMA_URL / ENQUIRE_OPENAI_BASE_URL or the provider's default); the API key comes from ENQUIRE_OPENAI_API_KEY or OPENAI_API_KEY")
 	fs.StringVar(&e.cache, "model-dir", "", "folder of installed models (default: the user cache dir)")
+	fs.StringVar(&e.ortLib, "ort-lib", "", "ONNX Runtime shared library for transformer models (default: $ENQUIRE_ORT_LIB, else next to the binary)")
+}
+
+// options are the models.Options of the flags.
+func (e *embedFlags) options() models.Options {
+	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib}
 }
 
 func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, error) {
-	return models.Open(ctx, alias, models.Options{CacheDir: e.cache, BaseURL: e.baseURL})
+	return models.Open(ctx, alias, e.options())
 }
 
 func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -86,5 +93,11 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintf(stdout, ", %d vectors of the previous model replaced", st.Replaced)
 	}
 	fmt.Fprintf(stdout, "\n  took %s (%.0f chunks/s)\n", st.Duration.Round(1e6), rate)
+	if t, ok := model.(interface {
+		Truncated() int64
+		MaxLength() int
+	}); ok && t.Truncated() > 0 {
+		fmt.Fprintf(stdout, "  truncated: %d chunks were longer than the model's %d tokens; only their start is embedded\n", t.Truncated(), t.MaxLength())
+	}
 	return nil
 }

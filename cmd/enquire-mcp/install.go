@@ -12,6 +12,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/embed/model2vec"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
+	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
 )
 
 func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -24,12 +25,7 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	if *list {
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ALIAS\tDIMS\tSOURCE\tABOUT")
-		for _, a := range model2vec.Aliases() {
-			fmt.Fprintf(tw, "%s\t%d\thuggingface.co/%s\t%s\n", a.Name, a.Dim, a.Repo, a.Description)
-		}
-		return tw.Flush()
+		return listModels(stdout)
 	}
 	if len(pos) != 1 {
 		return usageError("give one model alias (see --list)")
@@ -39,13 +35,48 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	bar := newByteBar(stderr)
-	path, err := model2vec.Install(ctx, pos[0], cache, model2vec.InstallOptions{BaseURL: *from, Progress: bar.update})
+	opts := model2vec.InstallOptions{BaseURL: *from, Progress: bar.update}
+	var path string
+	if spec, ok := onnx.Lookup(pos[0]); ok {
+		path, err = model2vec.InstallRepository(ctx, models.Repository(spec), cache, opts)
+		if err == nil && !onnx.Available {
+			fmt.Fprintf(stderr, "note: %s needs the ort build of enquire-mcp to run (this binary was built without ONNX Runtime; see the README)\n", spec.Name)
+		}
+	} else {
+		path, err = model2vec.Install(ctx, pos[0], cache, opts)
+	}
 	bar.done()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "installed %s in %s\nuse it: enquire-mcp build-embeddings --vault PATH --embedding-model %s\n", pos[0], path, pos[0])
+	fmt.Fprintf(stdout, "installed %s in %s\n", pos[0], path)
+	if spec, ok := onnx.Lookup(pos[0]); ok && spec.Kind == onnx.Reranker {
+		fmt.Fprintf(stdout, "use it: enquire-mcp serve --vault PATH --rerank %s\n", spec.Name)
+	} else {
+		fmt.Fprintf(stdout, "use it: enquire-mcp build-embeddings --vault PATH --embedding-model %s\n", pos[0])
+	}
 	return nil
+}
+
+// listModels prints every model install-model knows; transformer models
+// say when this binary cannot run them.
+func listModels(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ALIAS\tKIND\tDIMS\tSOURCE\tABOUT")
+	for _, a := range model2vec.Aliases() {
+		fmt.Fprintf(tw, "%s\tmodel2vec\t%d\thuggingface.co/%s\t%s\n", a.Name, a.Dim, a.Repo, a.Description)
+	}
+	for _, s := range onnx.Known() {
+		dims, about := "-", s.Description
+		if s.Dim > 0 {
+			dims = fmt.Sprint(s.Dim)
+		}
+		if !onnx.Available {
+			about += " (needs the ort build)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\thuggingface.co/%s\t%s\n", s.Name, s.Kind, dims, s.Repo, about)
+	}
+	return tw.Flush()
 }
 
 // byteBar draws one progress bar per downloaded file on a terminal.

@@ -32,6 +32,7 @@ type vaultFlags struct {
 	pdfs        bool
 	weights     weightsFlag
 	embed       embedFlags
+	rerank      rerankFlags
 	// buildEmbeddings, when set, computes missing vectors with this model
 	// right after the index sync (eval's temporary index).
 	buildEmbeddings string
@@ -54,6 +55,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in model 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
+	v.rerank.register(fs)
 }
 
 // registerIndex adds the flags of every command that reads a vault into
@@ -206,7 +208,11 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	warn := func(msg string) { logger.Warn(msg) }
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
-	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m, RecencyWeight: v.recency.v}
+	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
+		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN}
+	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
+		return nil, err
+	}
 	choice, err := v.chooseIndex(ctx, root, logger)
 	if err != nil {
 		return nil, err

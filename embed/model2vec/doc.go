@@ -4,7 +4,8 @@
 //
 // A model folder holds model.safetensors (the token embedding table, and
 // optionally per-token "weights" and a vocabulary-quantisation "mapping"),
-// tokenizer.json (a HuggingFace tokenizers file; WordPiece and Unigram
+// tokenizer.json (a HuggingFace tokenizers file, read by package
+// embed/tokenizer; WordPiece and Unigram
 // models are supported) and optionally config.json. A sentence vector is
 // the mean of the (weighted) vectors of its tokens, L2-normalised,
 // following model2vec's StaticModel.encode with its defaults as its

@@ -53,7 +53,8 @@ func (e transientError) Unwrap() error { return e.err }
 // it changed: a file is never stitched from two versions.
 type download struct {
 	url, dest, pinned string
-	limit             int64 // most bytes the file may have
+	name              string // the manifest's name: the path in the repository
+	limit             int64  // most bytes the file may have
 	opts              InstallOptions
 	progress          Progress
 }
@@ -335,7 +336,7 @@ func (d *download) install(part string, h hash.Hash, size int64, announced strin
 	}
 	os.Remove(metaPath(part))
 	syncDir(filepath.Dir(d.dest))
-	return manifestFile{Name: filepath.Base(d.dest), Size: size, SHA256: sum, Verified: how}, nil
+	return manifestFile{Name: d.name, Size: size, SHA256: sum, Verified: how}, nil
 }
 
 // tooLarge fails, deleting the partial file, when the server announces

@@ -157,9 +157,9 @@ func (o InstallOptions) withDefaults() InstallOptions {
 	return o
 }
 
-// limit is the size limit of the file called name.
-func (o InstallOptions) limit(name string) int64 {
-	if name == modelFile {
+// limit is the size limit of a file: the model's or another's.
+func (o InstallOptions) limit(model bool) int64 {
+	if model {
 		return o.MaxModelBytes
 	}
 	return o.MaxFileBytes
@@ -184,6 +184,41 @@ func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (
 	if !ok {
 		return "", fmt.Errorf("model2vec: install %q: %w (known: %s)", alias, ErrUnknownAlias, aliasNames())
 	}
+	return install(ctx, a, modelFile, cacheDir, opts)
+}
+
+// Repository is a model repository of another layout that
+// InstallRepository fetches the same way as Install (the transformer
+// models of package embed/onnx use it).
+type Repository struct {
+	// Name is the folder name under <cache>/models; Repo the Hugging Face
+	// repository.
+	Name, Repo string
+	// Files are paths inside the repository ("onnx/model.onnx"); the first
+	// is the model, limited by MaxModelBytes, the others by MaxFileBytes.
+	Files []string
+}
+
+// InstallRepository is Install for a Repository.
+func InstallRepository(ctx context.Context, r Repository, cacheDir string, opts InstallOptions) (string, error) {
+	if r.Name == "" || len(r.Files) == 0 {
+		return "", errors.New("model2vec: install: repository without a name or files")
+	}
+	a := aliasEntry{Alias: Alias{Name: r.Name, Repo: r.Repo}}
+	for _, f := range r.Files {
+		a.files = append(a.files, aliasFile{name: f})
+	}
+	return install(ctx, a, r.Files[0], cacheDir, opts)
+}
+
+// FindRepository is Find for a Repository: every one of its files must
+// be installed, with the size the manifest records.
+func FindRepository(r Repository, cacheDir string) (string, bool) {
+	return find(r.Name, cacheDir, r.Files)
+}
+
+// install fetches a's files; large is the one MaxModelBytes limits.
+func install(ctx context.Context, a aliasEntry, large, cacheDir string, opts InstallOptions) (string, error) {
 	if cacheDir == "" {
 		return "", errors.New("model2vec: install: no cache folder given")
 	}
@@ -198,7 +233,10 @@ func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (
 	man := &manifest{Alias: a.Name, Repo: a.Repo, Revision: opts.Revision, Source: sourceURL(opts.BaseURL)}
 	unlisted := false // manifest.json removed: the folder is being changed
 	for i, f := range a.files {
-		dest := filepath.Join(dir, f.name)
+		dest := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := mkdirPrivate(filepath.Dir(dest), true); err != nil {
+			return "", fmt.Errorf("model2vec: install %s: %w", a.Name, err)
+		}
 		if entry := old.file(f.name); entry != nil && (f.sha256 == "" || f.sha256 == entry.SHA256) {
 			if sum, size, err := hashFile(ctx, dest); err == nil && sum == entry.SHA256 && size == entry.Size {
 				man.Files = append(man.Files, *entry)
@@ -214,7 +252,7 @@ func Install(ctx context.Context, alias, cacheDir string, opts InstallOptions) (
 			unlisted = true
 		}
 		u := opts.BaseURL + "/" + a.Repo + "/resolve/" + url.PathEscape(opts.Revision) + "/" + f.name
-		d := &download{url: u, dest: dest, pinned: f.sha256, limit: opts.limit(f.name), opts: opts,
+		d := &download{url: u, dest: dest, name: f.name, pinned: f.sha256, limit: opts.limit(f.name == large), opts: opts,
 			progress: Progress{File: f.name, Index: i + 1, Files: len(a.files)}}
 		res, err := d.run(ctx)
 		if err != nil {
@@ -312,9 +350,18 @@ func Find(alias, cacheDir string) (string, bool) {
 	if a, ok := lookupAlias(alias); ok {
 		name = a.Name
 	}
+	return find(name, cacheDir, []string{modelFile, tokenizerFile})
+}
+
+// find checks the folder of name for the required files and the
+// manifest's sizes.
+func find(name, cacheDir string, required []string) (string, bool) {
+	if cacheDir == "" || name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		return "", false
+	}
 	dir := filepath.Join(cacheDir, "models", name)
-	for _, f := range []string{modelFile, tokenizerFile} {
-		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || !st.Mode().IsRegular() {
+	for _, f := range required {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil || !st.Mode().IsRegular() {
 			return "", false
 		}
 	}
@@ -323,7 +370,7 @@ func Find(alias, cacheDir string) (string, bool) {
 		return "", false
 	}
 	for _, f := range man.Files {
-		if st, err := os.Stat(filepath.Join(dir, f.Name)); err != nil || !st.Mode().IsRegular() || st.Size() != f.Size {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Name))); err != nil || !st.Mode().IsRegular() || st.Size() != f.Size {
 			return "", false
 		}
 	}

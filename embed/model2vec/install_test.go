@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -152,7 +153,7 @@ func (h *hub) log() []string {
 // the files.
 func installFixture(t *testing.T) (*hub, *httptest.Server, map[string][]byte) {
 	t.Helper()
-	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	files := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F32")
 	h := newHub(files)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -456,7 +457,7 @@ func TestInstallArguments(t *testing.T) {
 
 func TestFind(t *testing.T) {
 	cache := t.TempDir()
-	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	files := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F32")
 	withManifest := func(name string, files map[string][]byte) {
 		dir := filepath.Join(cache, "models", name)
 		writeFiles(t, dir, files)
@@ -503,7 +504,7 @@ func TestInstallResumeFileChanged(t *testing.T) {
 			h.validator[modelFile], _, _ = strings.Cut(kind, ",")
 			// A server that ignores If-Range is caught by the changed ETag.
 			h.ignoreIfRange = strings.Contains(kind, "ignored")
-			newModel := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16")[modelFile]
+			newModel := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F16")[modelFile]
 			h.dropAfter[modelFile] = 100
 			h.onDrop = func() { h.replace(modelFile, newModel) }
 			dir, err := Install(context.Background(), testAlias, t.TempDir(), fastOptions(srv))
@@ -526,7 +527,7 @@ func TestInstallResumeFileChanged(t *testing.T) {
 
 func TestInstallResumeFileChangedAcrossCalls(t *testing.T) {
 	h, _, cache, opts := cutInstall(t)
-	newModel := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16")[modelFile]
+	newModel := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F16")[modelFile]
 	h.mu.Lock()
 	h.replace(modelFile, newModel)
 	h.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
 
 // File names inside a model folder.
@@ -35,7 +36,7 @@ type Model struct {
 	tokSHA256 string // tokenizer.json
 	cfgSHA256 string // config.json, "" without one
 	t         *tensors
-	tok       *tokenizer
+	tok       *tokenizer.Tokenizer
 	normalize bool
 	pool      sync.Pool // *workspace
 }
@@ -92,7 +93,7 @@ func Load(ctx context.Context, dir string) (*Model, error) {
 	if err := man.check(tokenizerFile, m.tokSHA256); err != nil {
 		return nil, err
 	}
-	if m.tok, err = parseTokenizer(tokData); err != nil {
+	if m.tok, err = tokenizer.Parse(tokData, tokenizerOptions); err != nil {
 		return nil, fmt.Errorf("model2vec: %s: %w", filepath.Join(dir, tokenizerFile), err)
 	}
 
@@ -133,7 +134,7 @@ func Load(ctx context.Context, dir string) (*Model, error) {
 // checkShapes makes sure every id the tokenizer can produce has a row,
 // weight and mapping entry, so Embed never indexes out of range.
 func (m *Model) checkShapes() error {
-	maxID := int(m.tok.maxID)
+	maxID := int(m.tok.MaxID())
 	t := m.t
 	if t.mapping == nil && maxID >= t.rows {
 		return fmt.Errorf("%w: tokenizer ids go up to %d but the embedding table has %d rows", ErrSafetensors, maxID, t.rows)
@@ -182,14 +183,14 @@ func (m *Model) Dim() int { return m.t.dim }
 // Info describes the model.
 func (m *Model) Info() Info {
 	return Info{Name: m.name, Dir: m.dir, SHA256: m.sha256, TokenizerSHA256: m.tokSHA256, ConfigSHA256: m.cfgSHA256,
-		Dim: m.t.dim, Vocab: m.tok.vocabSize, Normalize: m.normalize}
+		Dim: m.t.dim, Vocab: m.tok.VocabSize(), Normalize: m.normalize}
 }
 
 // tokenize returns the ids model2vec would pool for text.
 func (m *Model) tokenize(text string) []int32 {
 	ws := m.pool.Get().(*workspace)
 	defer m.pool.Put(ws)
-	return append([]int32(nil), m.tok.encode(ws, text)...)
+	return append([]int32(nil), m.tok.Encode(&ws.tok, text)...)
 }
 
 // Embed returns one L2-normalised vector per text: the mean of its token
@@ -244,7 +245,7 @@ func (m *Model) Embed(ctx context.Context, texts []string, kind embed.Kind) ([][
 func (m *Model) embedOne(ws *workspace, text string, out []float32) {
 	t := m.t
 	dim := t.dim
-	ids := m.tok.encode(ws, text)
+	ids := m.tok.Encode(&ws.tok, text)
 	for _, id := range ids {
 		row := int(id)
 		if t.mapping != nil {

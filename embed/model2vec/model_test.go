@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 	"math"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func assertClose(t *testing.T, label string, got []float32, want []float64, tol 
 }
 
 func TestEmbedMatchesModel2VecMath(t *testing.T) {
-	rows := len(wordPieceVocab)
+	rows := len(tokenizertest.WordPieceVocab)
 	emb := testEmbeddings(rows)
 	half := make([]float32, len(emb))
 	for i, x := range emb {
@@ -90,7 +91,7 @@ func TestEmbedMatchesModel2VecMath(t *testing.T) {
 	texts := []string{"The café", "playing played unknown", "hello, world!", "中文", "", "xyzzy", "[CLS]"}
 	wantIDs := [][]int32{{4, 5}, {6, 7, 6, 8, 9, 10, 11}, {14, 17, 15, 16}, {12, 13}, nil, nil, {2}}
 
-	quantised := fixtureFiles(wordPieceJSON(), 5, "F32",
+	quantised := fixtureFiles(tokenizertest.WordPieceJSON(), 5, "F32",
 		testTensor{"weights", "F32", []int64{int64(rows)}, f32Bytes(weights)},
 		testTensor{"mapping", "I64", []int64{int64(rows)}, i64Bytes(toI64(mapping))})
 	tests := []struct {
@@ -101,8 +102,8 @@ func TestEmbedMatchesModel2VecMath(t *testing.T) {
 		mapping []int32
 		tol     float64
 	}{
-		{"F32", fixtureFiles(wordPieceJSON(), rows, "F32"), emb, nil, nil, 1e-6},
-		{"F16", fixtureFiles(wordPieceJSON(), rows, "F16"), half, nil, nil, 1e-6},
+		{"F32", fixtureFiles(tokenizertest.WordPieceJSON(), rows, "F32"), emb, nil, nil, 1e-6},
+		{"F16", fixtureFiles(tokenizertest.WordPieceJSON(), rows, "F16"), half, nil, nil, 1e-6},
 		{"weights and mapping", quantised, testEmbeddings(5), weights, mapping, 1e-6},
 	}
 	for _, tt := range tests {
@@ -141,18 +142,18 @@ func toI64(v []int32) []int64 {
 }
 
 func TestEmbedUnigram(t *testing.T) {
-	m := loadFixture(t, "uni", fixtureFiles(unigramJSON(false), len(unigramPieces), "F32"))
+	m := loadFixture(t, "uni", fixtureFiles(tokenizertest.UnigramJSON(false), tokenizertest.UnigramSize(), "F32"))
 	got, err := m.Embed(context.Background(), []string{"hellox world", "xyz"}, embed.Query)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The unknown token (unk_id 0) is dropped, as current model2vec does.
-	assertClose(t, "hellox world", got[0], reference(testEmbeddings(len(unigramPieces)), []int32{2, 3}, nil, nil), 1e-6)
-	assertClose(t, "xyz", got[1], reference(testEmbeddings(len(unigramPieces)), []int32{1}, nil, nil), 1e-6)
+	assertClose(t, "hellox world", got[0], reference(testEmbeddings(tokenizertest.UnigramSize()), []int32{2, 3}, nil, nil), 1e-6)
+	assertClose(t, "xyz", got[1], reference(testEmbeddings(tokenizertest.UnigramSize()), []int32{1}, nil, nil), 1e-6)
 }
 
 func TestEmbedBatchesAndConcurrency(t *testing.T) {
-	m := loadFixture(t, "tiny", fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32"))
+	m := loadFixture(t, "tiny", fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F32"))
 	texts := make([]string, 1000)
 	for i := range texts {
 		texts[i] = strings.Repeat("hello played ", i%7) + fmt.Sprint(i%3) + " café"
@@ -193,7 +194,7 @@ func TestEmbedBatchesAndConcurrency(t *testing.T) {
 var idPattern = regexp.MustCompile(`^model2vec:[^@]+@[0-9a-f]{12}-[0-9a-f]{12}/[0-9]+$`)
 
 func TestID(t *testing.T) {
-	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	files := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F32")
 	a := loadFixture(t, "potion-test", files)
 	b := loadFixture(t, "potion-test", files)
 	if a.ID() != b.ID() {
@@ -225,19 +226,19 @@ func TestID(t *testing.T) {
 	if a.Dim() != testDim {
 		t.Errorf("Dim = %d", a.Dim())
 	}
-	half := loadFixture(t, "potion-test", fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F16"))
+	half := loadFixture(t, "potion-test", fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F16"))
 	if half.ID() == a.ID() {
 		t.Error("F16 and F32 weights share an ID")
 	}
 	info := a.Info()
-	if info.Name != "potion-test" || info.Vocab != len(wordPieceVocab) || !info.Normalize || info.SHA256 != sha256Hex(files[modelFile]) ||
+	if info.Name != "potion-test" || info.Vocab != len(tokenizertest.WordPieceVocab) || !info.Normalize || info.SHA256 != sha256Hex(files[modelFile]) ||
 		info.TokenizerSHA256 != sha256Hex(files[tokenizerFile]) || info.ConfigSHA256 != sha256Hex(files[configFile]) {
 		t.Errorf("Info = %+v", info)
 	}
 }
 
 func TestLoadErrors(t *testing.T) {
-	good := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	good := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F32")
 	with := func(name string, data []byte) map[string][]byte {
 		out := map[string][]byte{}
 		for k, v := range good {
@@ -261,11 +262,11 @@ func TestLoadErrors(t *testing.T) {
 		{"no tokenizer", with(tokenizerFile, nil), os.ErrNotExist, "tokenizer"},
 		{"no model", with(modelFile, nil), os.ErrNotExist, "model file"},
 		{"bad config", with(configFile, []byte("{")), nil, "config.json"},
-		{"too few rows", fixtureFiles(wordPieceJSON(), 5, "F32"), ErrSafetensors, "19"},
+		{"too few rows", fixtureFiles(tokenizertest.WordPieceJSON(), 5, "F32"), ErrSafetensors, "19"},
 		{"BPE tokenizer", with(tokenizerFile, []byte(`{"model":{"type":"BPE","vocab":{},"merges":[]}}`)), ErrUnsupported, "BPE"},
-		{"mapping out of range", fixtureFiles(wordPieceJSON(), 2, "F32",
+		{"mapping out of range", fixtureFiles(tokenizertest.WordPieceJSON(), 2, "F32",
 			testTensor{"mapping", "I32", []int64{20}, i32Bytes(badMapping)}), ErrSafetensors, "mapping[19]"},
-		{"short weights", fixtureFiles(wordPieceJSON(), 20, "F32",
+		{"short weights", fixtureFiles(tokenizertest.WordPieceJSON(), 20, "F32",
 			testTensor{"weights", "F32", []int64{3}, f32Bytes([]float32{1, 2, 3})}), ErrSafetensors, "weights"},
 	}
 	for _, tt := range tests {
@@ -286,7 +287,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestLoadRejectsNonFinite(t *testing.T) {
-	rows := len(wordPieceVocab)
+	rows := len(tokenizertest.WordPieceVocab)
 	emb := testEmbeddings(rows)
 	withValue := func(i int, x float32) []float32 {
 		e := append([]float32(nil), emb...)
@@ -299,7 +300,7 @@ func TestLoadRejectsNonFinite(t *testing.T) {
 	}
 	f64[13] = 1e300 // finite in float64, infinite in float32
 	embTensor := func(dtype string, data []byte) map[string][]byte {
-		files := fixtureFiles(wordPieceJSON(), rows, "F32")
+		files := fixtureFiles(tokenizertest.WordPieceJSON(), rows, "F32")
 		files[modelFile] = safetensorsBytes([]testTensor{{"embeddings", dtype, []int64{int64(rows), testDim}, data}}, nil)
 		return files
 	}
@@ -315,7 +316,7 @@ func TestLoadRejectsNonFinite(t *testing.T) {
 		{"NaN", "embeddings", "element 7 is NaN", embTensor("F32", f32Bytes(withValue(7, float32(math.NaN()))))},
 		{"+Inf F16", "embeddings", "element 9 is +Inf", embTensor("F16", f16Bytes(withValue(9, float32(math.Inf(1)))))},
 		{"F64 overflow", "embeddings", "element 13 is +Inf", embTensor("F64", f64Bytes(f64))},
-		{"NaN weight", "weights", "element 5 is NaN", fixtureFiles(wordPieceJSON(), rows, "F32",
+		{"NaN weight", "weights", "element 5 is NaN", fixtureFiles(tokenizertest.WordPieceJSON(), rows, "F32",
 			testTensor{"weights", "F32", []int64{int64(rows)}, f32Bytes(weights)})},
 	}
 	for _, tt := range tests {
@@ -331,7 +332,7 @@ func TestLoadRejectsNonFinite(t *testing.T) {
 // Finite tables whose float32 sums overflow, or cancel out, give unit or
 // zero vectors, never NaN or infinities.
 func TestEmbedExtremeValues(t *testing.T) {
-	rows := len(wordPieceVocab)
+	rows := len(tokenizertest.WordPieceVocab)
 	huge := make([]float32, rows*testDim)
 	for i := range huge {
 		huge[i] = float32(math.MaxFloat32 / testDim * float64(1+i%testDim)) // MaxFloat32 · (1..8)/8
@@ -346,7 +347,7 @@ func TestEmbedExtremeValues(t *testing.T) {
 		mapping[i] = int32(i % 2)
 	}
 	mapping[14], mapping[15] = 1, 1
-	files := fixtureFiles(wordPieceJSON(), rows, "F32")
+	files := fixtureFiles(tokenizertest.WordPieceJSON(), rows, "F32")
 	files[modelFile] = safetensorsBytes([]testTensor{
 		{"embeddings", "F32", []int64{int64(rows), testDim}, f32Bytes(huge)},
 		{"weights", "F32", []int64{int64(rows)}, f32Bytes(weights)},
@@ -376,7 +377,7 @@ func TestEmbedExtremeValues(t *testing.T) {
 }
 
 func TestLoadCapsJSONFiles(t *testing.T) {
-	files := fixtureFiles(wordPieceJSON(), len(wordPieceVocab), "F32")
+	files := fixtureFiles(tokenizertest.WordPieceJSON(), len(tokenizertest.WordPieceVocab), "F32")
 	dir := filepath.Join(t.TempDir(), "m")
 	writeFiles(t, dir, files)
 	defer func(old int64) { maxJSONFile = old }(maxJSONFile)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -124,7 +125,7 @@ func TestReadTensorFileDTypes(t *testing.T) {
 
 func TestReadTensorFileCancelled(t *testing.T) {
 	path := filepath.Join(t.TempDir(), modelFile)
-	writeFiles(t, filepath.Dir(path), map[string][]byte{modelFile: fixtureFiles(wordPieceJSON(), 20, "F32")[modelFile]})
+	writeFiles(t, filepath.Dir(path), map[string][]byte{modelFile: fixtureFiles(tokenizertest.WordPieceJSON(), 20, "F32")[modelFile]})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := readTensorFile(ctx, path); !errors.Is(err, context.Canceled) {

@@ -6,16 +6,17 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
 
 // ErrUnsupported marks a model that uses a feature this package does not
 // implement (a dtype, a tokenizer model, a normalizer...).
-var ErrUnsupported = errors.New("unsupported model feature")
+var ErrUnsupported = tokenizer.ErrUnsupported
 
 // embeddingNames are the names model2vec and sentence-transformers give
 // the embedding table, in order of preference.

@@ -1,16 +1,17 @@
 package model2vec
 
+import "github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
+
+// tokenizerOptions are model2vec's encoding rules: no special tokens, the
+// unknown token dropped, at most 512 tokens (encode's default max_length)
+// from the first 512 × (median token length) characters.
+var tokenizerOptions = tokenizer.Options{DropUnknown: true, MaxTokens: 512, CutRunes: true}
+
 // workspace holds the scratch buffers of one embedding goroutine, so that
 // tokenizing and pooling allocate nothing once the buffers have grown.
 type workspace struct {
-	text, scratch []byte // normalizer and pre-tokenizer ping-pong buffers
-	spans, spans2 []span
-	word          []byte // WordPiece continuation lookups
-	ids           []int32
-	best          []float64 // Unigram lattice
-	from, tok     []int32
-	path          []pathNode
-	acc           []float64 // embedWide's sum
+	tok tokenizer.Workspace
+	acc []float64 // embedWide's sum
 }
 
 // wide returns a zeroed float64 accumulator of length dim.
@@ -21,14 +22,4 @@ func (ws *workspace) wide(dim int) []float64 {
 	ws.acc = ws.acc[:dim]
 	clear(ws.acc)
 	return ws.acc
-}
-
-// growLattice makes the Unigram lattice hold at least n positions.
-func (ws *workspace) growLattice(n int) {
-	if cap(ws.best) < n {
-		n = max(n, 2*cap(ws.best))
-		ws.best = make([]float64, n)
-		ws.from = make([]int32, n)
-		ws.tok = make([]int32, n)
-	}
 }

@@ -1,6 +1,7 @@
 // Package models opens an embedding model by the alias a user types:
 // "builtin" (the GloVe table compiled into the binary), a model2vec alias
-// or folder installed with `enquire-mcp install-model`, "ollama:<model>"
+// or folder installed with `enquire-mcp install-model`, a transformer
+// model (embed/onnx; the ort build only), "ollama:<model>"
 // or "openai:<model>". It never downloads anything.
 package models
 
@@ -24,6 +25,9 @@ type Options struct {
 	// BaseURL overrides the server of ollama: and openai: models (else
 	// the environment, else the provider's default).
 	BaseURL string
+	// ORTLib is the ONNX Runtime library for transformer models (the
+	// --ort-lib flag; see ORTLibrary).
+	ORTLib string
 }
 
 // ErrUnknown is returned for an alias no provider recognises.
@@ -43,6 +47,8 @@ func Open(ctx context.Context, alias string, opts Options) (embed.Embedder, erro
 		return openOllama(ctx, name, opts)
 	case provider == "openai" && name != "":
 		return openOpenAI(ctx, name, opts)
+	case isORT(alias):
+		return openORT(ctx, alias, opts)
 	default:
 		return openModel2Vec(ctx, alias, opts)
 	}

@@ -1,4 +1,4 @@
-package model2vec
+package tokenizer
 
 import (
 	"strings"
@@ -17,27 +17,40 @@ type addedToken struct {
 	singleWord bool
 }
 
-// tokenizer is a loaded tokenizer.json: added tokens, normalizers and
-// pre-tokenizers (both flattened from any Sequence) and the model.
-type tokenizer struct {
+// Tokenizer is a loaded tokenizer.json: added tokens, normalizers and
+// pre-tokenizers (both flattened from any Sequence), the model (WordPiece
+// or Unigram) and the special tokens of its post-processor. It is
+// read-only after Parse and safe for concurrent use, each goroutine with
+// its own Workspace.
+type Tokenizer struct {
 	added       []addedToken
 	normalizers []normalizer
 	preTokens   []preTokenizer
 	model       tokenModel
-	// dropID is the token model2vec removes from every encoding (the
-	// WordPiece unknown token), or -1.
-	dropID int32
-	// maxTokens and maxChars are model2vec's truncation: at most maxTokens
-	// tokens, from the first maxTokens × (median token length) characters.
+	// unkID is the model's unknown token, or -1; dropID is unkID when
+	// Options.DropUnknown is set, else -1.
+	unkID, dropID int32
+	// maxTokens and maxChars are the truncation Options ask for: at most
+	// maxTokens tokens, from the first maxChars characters (0: no cut).
 	maxTokens, maxChars int
 	maxID               int32 // largest id the tokenizer can produce
 	vocabSize           int
+	post                Special
+	postErr             error // why post is unusable
 }
 
-// encode returns the token ids model2vec pools for text. The slice is
-// ws.ids, valid until the next call with ws.
-func (t *tokenizer) encode(ws *workspace, text string) []int32 {
-	text = embed.TruncateRunes(text, t.maxChars)
+// Encode returns the token ids of text, without special tokens, after the
+// Options given to Parse (dropping and truncation). The slice is reused by
+// the next call with ws; copy it to keep it.
+func (t *Tokenizer) Encode(ws *Workspace, text string) []int32 {
+	return t.encode(ws, text)
+}
+
+// encode is Encode.
+func (t *Tokenizer) encode(ws *Workspace, text string) []int32 {
+	if t.maxChars > 0 {
+		text = embed.TruncateRunes(text, t.maxChars)
+	}
 	ids := ws.ids[:0]
 	atStart := true
 	for text != "" {
@@ -74,7 +87,7 @@ func (t *tokenizer) encode(ws *workspace, text string) []int32 {
 }
 
 // nextAdded finds the leftmost (then longest) added token in text.
-func (t *tokenizer) nextAdded(text string) (int, *addedToken) {
+func (t *Tokenizer) nextAdded(text string) (int, *addedToken) {
 	bestAt, best := -1, (*addedToken)(nil)
 	for k := range t.added {
 		a := &t.added[k]
@@ -115,7 +128,7 @@ func isWordBoundary(text string, i, j int) bool {
 
 // encodeSegment normalises, pre-tokenizes and tokenizes text that holds no
 // added token, appending the ids.
-func (t *tokenizer) encodeSegment(ws *workspace, segment string, atStart bool, ids []int32) []int32 {
+func (t *Tokenizer) encodeSegment(ws *Workspace, segment string, atStart bool, ids []int32) []int32 {
 	if segment == "" {
 		return ids
 	}

@@ -1,4 +1,4 @@
-package model2vec
+package tokenizer
 
 import (
 	"encoding/json"
@@ -8,12 +8,27 @@ import (
 	"unicode/utf8"
 )
 
-// maxTokens is model2vec's default encode(max_length=512).
-const maxTokens = 512
+// ErrUnsupported is returned for a tokenizer.json feature this package
+// does not implement (a model type, a normalizer, a pre-tokenizer...).
+var ErrUnsupported = errors.New("unsupported model feature")
+
+// Options are the encoding rules a caller wants on top of tokenizer.json.
+type Options struct {
+	// DropUnknown removes the unknown token from every encoding (as
+	// model2vec does).
+	DropUnknown bool
+	// MaxTokens truncates every encoding to its first MaxTokens ids; 0
+	// keeps them all.
+	MaxTokens int
+	// CutRunes first cuts the text to MaxTokens × the median token length
+	// in characters (model2vec's cut, which bounds the work on long
+	// texts). It needs MaxTokens.
+	CutRunes bool
+}
 
 // tokenizerDoc is the part of a HuggingFace tokenizer.json this package
-// reads. Truncation, padding, the post-processor and the decoder do not
-// matter here: model2vec encodes without special tokens.
+// reads. Truncation, padding and the decoder are not read: callers
+// truncate (Options) and pad themselves.
 type tokenizerDoc struct {
 	AddedTokens []struct {
 		ID         int32  `json:"id"`
@@ -24,9 +39,10 @@ type tokenizerDoc struct {
 		Normalized bool   `json:"normalized"`
 		Special    bool   `json:"special"`
 	} `json:"added_tokens"`
-	Normalizer   json.RawMessage `json:"normalizer"`
-	PreTokenizer json.RawMessage `json:"pre_tokenizer"`
-	Model        json.RawMessage `json:"model"`
+	Normalizer    json.RawMessage `json:"normalizer"`
+	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
+	Model         json.RawMessage `json:"model"`
+	PostProcessor json.RawMessage `json:"post_processor"`
 }
 
 // typed is the "type" tag every component carries.
@@ -34,13 +50,13 @@ type typed struct {
 	Type string `json:"type"`
 }
 
-// parseTokenizer builds a tokenizer from the contents of tokenizer.json.
-func parseTokenizer(data []byte) (*tokenizer, error) {
+// Parse builds a Tokenizer from the contents of a tokenizer.json.
+func Parse(data []byte, opts Options) (*Tokenizer, error) {
 	var f tokenizerDoc
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("tokenizer.json: %w", err)
 	}
-	t := &tokenizer{maxTokens: maxTokens, dropID: -1}
+	t := &Tokenizer{maxTokens: opts.MaxTokens, unkID: -1, dropID: -1}
 	var err error
 	if t.normalizers, err = parseNormalizer(f.Normalizer); err != nil {
 		return nil, fmt.Errorf("tokenizer.json normalizer: %w", err)
@@ -80,7 +96,15 @@ func parseTokenizer(data []byte) (*tokenizer, error) {
 		}
 	}
 	t.vocabSize = len(distinct)
-	t.maxChars = maxTokens * medianLength(distinct)
+	if opts.CutRunes && opts.MaxTokens > 0 {
+		t.maxChars = opts.MaxTokens * medianLength(distinct)
+	}
+	if opts.DropUnknown {
+		t.dropID = t.unkID
+	}
+	if t.post, err = parsePostProcessor(f.PostProcessor); err != nil {
+		t.postErr = fmt.Errorf("tokenizer.json post_processor: %w", err)
+	}
 	return t, nil
 }
 
@@ -103,7 +127,7 @@ func medianLength(vocab []string) int {
 }
 
 // parseModel reads the "model" object and returns the vocabulary strings.
-func (t *tokenizer) parseModel(raw json.RawMessage) ([]string, error) {
+func (t *Tokenizer) parseModel(raw json.RawMessage) ([]string, error) {
 	if isNull(raw) {
 		return nil, errors.New("missing")
 	}
@@ -135,7 +159,7 @@ func (t *tokenizer) parseModel(raw json.RawMessage) ([]string, error) {
 }
 
 // parseWordPiece reads a "WordPiece" model.
-func (t *tokenizer) parseWordPiece(raw json.RawMessage) ([]string, error) {
+func (t *Tokenizer) parseWordPiece(raw json.RawMessage) ([]string, error) {
 	var m struct {
 		UnkToken string           `json:"unk_token"`
 		Prefix   *string          `json:"continuing_subword_prefix"`
@@ -165,8 +189,7 @@ func (t *tokenizer) parseWordPiece(raw json.RawMessage) ([]string, error) {
 	}
 	if id, ok := m.Vocab[m.UnkToken]; ok {
 		wp.unk = id
-		// model2vec drops the unknown token from every encoding.
-		t.dropID = id
+		t.unkID = id
 	}
 	t.model = wp
 	return vocab, nil
@@ -174,7 +197,7 @@ func (t *tokenizer) parseWordPiece(raw json.RawMessage) ([]string, error) {
 
 // parseUnigram reads a "Unigram" model. Its vocabulary is a list of
 // [piece, score] pairs whose index is the id.
-func (t *tokenizer) parseUnigram(raw json.RawMessage) ([]string, error) {
+func (t *Tokenizer) parseUnigram(raw json.RawMessage) ([]string, error) {
 	var m struct {
 		UnkID        *int     `json:"unk_id"`
 		ByteFallback bool     `json:"byte_fallback"`
@@ -197,9 +220,9 @@ func (t *tokenizer) parseUnigram(raw json.RawMessage) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	// model2vec drops the unknown token of Unigram models too, found by
-	// unk_id (MinishLab/model2vec#354; earlier releases kept it).
-	t.dropID = u.unk
+	// The unknown token of Unigram models is found by unk_id (model2vec
+	// drops it too: MinishLab/model2vec#354; earlier releases kept it).
+	t.unkID = u.unk
 	t.maxID = max(t.maxID, int32(len(pieces)-1))
 	t.model = u
 	return pieces, nil

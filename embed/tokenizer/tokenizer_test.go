@@ -1,9 +1,10 @@
-package model2vec
+package tokenizer
 
 import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +13,16 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-func mustTokenizer(t *testing.T, js []byte) *tokenizer {
+// maxTokens is the truncation model2vec asks for, which these tests use.
+const maxTokens = 512
+
+// parseTokenizer parses with model2vec's Options, which these tests were
+// written for (they moved here with the code from package model2vec).
+func parseTokenizer(js []byte) (*Tokenizer, error) {
+	return Parse(js, Options{DropUnknown: true, MaxTokens: maxTokens, CutRunes: true})
+}
+
+func mustTokenizer(t *testing.T, js []byte) *Tokenizer {
 	t.Helper()
 	tok, err := parseTokenizer(js)
 	if err != nil {
@@ -21,8 +31,8 @@ func mustTokenizer(t *testing.T, js []byte) *tokenizer {
 	return tok
 }
 
-func encodeIDs(tok *tokenizer, text string) []int32 {
-	ids := tok.encode(new(workspace), text)
+func encodeIDs(tok *Tokenizer, text string) []int32 {
+	ids := tok.encode(new(Workspace), text)
 	if len(ids) == 0 {
 		return nil
 	}
@@ -30,7 +40,7 @@ func encodeIDs(tok *tokenizer, text string) []int32 {
 }
 
 func TestWordPieceTokenize(t *testing.T) {
-	tok := mustTokenizer(t, wordPieceJSON())
+	tok := mustTokenizer(t, tokenizertest.WordPieceJSON())
 	tests := []struct {
 		name, text string
 		want       []int32
@@ -88,7 +98,7 @@ func TestUnigramTokenize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tok := mustTokenizer(t, unigramJSON(tt.multiword))
+			tok := mustTokenizer(t, tokenizertest.UnigramJSON(tt.multiword))
 			if got := encodeIDs(tok, tt.text); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("encode(%q) = %v, want %v", tt.text, got, tt.want)
 			}
@@ -102,7 +112,7 @@ func TestUnigramByteFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := new(workspace)
+	ws := new(Workspace)
 	if got := u.tokenize(ws, []byte("axy"), nil); !reflect.DeepEqual(got, []int32{1, 2, 3}) {
 		t.Errorf("byte fallback: got %v", got)
 	}
@@ -113,9 +123,9 @@ func TestUnigramByteFallback(t *testing.T) {
 }
 
 func TestTruncation(t *testing.T) {
-	tok := mustTokenizer(t, wordPieceJSON())
+	tok := mustTokenizer(t, tokenizertest.WordPieceJSON())
 	// The median token length of the fixture vocabulary.
-	if got := medianLength(wordPieceVocab); tok.maxChars != maxTokens*got {
+	if got := medianLength(tokenizertest.WordPieceVocab); tok.maxChars != maxTokens*got {
 		t.Fatalf("maxChars = %d, want %d", tok.maxChars, maxTokens*got)
 	}
 	// Characters are cut first: "hello " is 6 characters.

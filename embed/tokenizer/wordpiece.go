@@ -1,11 +1,11 @@
-package model2vec
+package tokenizer
 
 import "unicode/utf8"
 
 // A tokenModel turns one pre-tokenized piece into token ids, appending
 // them to ids.
 type tokenModel interface {
-	tokenize(ws *workspace, piece []byte, ids []int32) []int32
+	tokenize(ws *Workspace, piece []byte, ids []int32) []int32
 }
 
 // wordPiece is the "WordPiece" model: greedy longest-match-first over the
@@ -19,7 +19,7 @@ type wordPiece struct {
 	maxChars int
 }
 
-func (w *wordPiece) tokenize(ws *workspace, piece []byte, ids []int32) []int32 {
+func (w *wordPiece) tokenize(ws *Workspace, piece []byte, ids []int32) []int32 {
 	if utf8.RuneCount(piece) > w.maxChars {
 		return w.appendUnk(ids)
 	}

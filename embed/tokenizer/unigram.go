@@ -1,4 +1,4 @@
-package model2vec
+package tokenizer
 
 import "fmt"
 
@@ -49,7 +49,7 @@ type pathNode struct {
 	start, end int32
 }
 
-func (u *unigram) tokenize(ws *workspace, piece []byte, ids []int32) []int32 {
+func (u *unigram) tokenize(ws *Workspace, piece []byte, ids []int32) []int32 {
 	n := len(piece)
 	if n == 0 {
 		return ids

@@ -1,4 +1,4 @@
-package model2vec
+package tokenizer
 
 import "sort"
 
