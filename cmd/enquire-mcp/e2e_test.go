@@ -31,6 +31,11 @@ func TestMain(m *testing.M) {
 		// In-process loads extract PDFs in a child: this test binary.
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
+	// The Go build cache lives in the user cache dir too: buildBinary
+	// keeps using the real one, or every run recompiles SQLite.
+	if out, err := exec.Command(goTool(), "env", "GOCACHE").Output(); err == nil {
+		goCache = strings.TrimSpace(string(out))
+	}
 	// Serve and search use an index found in the user cache dir: the
 	// tests get an empty one of their own, never the developer's.
 	cache, err := os.MkdirTemp("", "enquire-cache-*")
@@ -47,19 +52,36 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// goCache is the Go build cache from before TestMain moved the user
+// cache dir.
+var goCache string
+
+// goTool is the go command of the toolchain running the tests.
+func goTool() string {
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
 // buildBinary compiles the command once per test run.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			goTool = "go"
-		}
 		if buildDir, buildErr = os.MkdirTemp("", "enquire-e2e-*"); buildErr != nil {
 			return
 		}
 		binPath = filepath.Join(buildDir, "enquire-mcp")
-		if out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		build := exec.Command(goTool(), "build", "-o", binPath, ".")
+		if goCache != "" {
+			build.Env = append(os.Environ(), "GOCACHE="+goCache)
+		}
+		if out, err := build.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
