@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 
@@ -30,6 +31,9 @@ type Embeddings struct {
 	chunks []int32   // row → chunk index in the note
 	nNotes int
 	pool   sync.Pool // *[]float32 scores
+	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
+	rowsOnce sync.Once
+	rowsOf   [][]int32
 }
 
 // VectorModel is the model the stored vectors were made with.
@@ -106,7 +110,7 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 	if zero(qv[0]) {
 		return nil, nil // the model knows none of the query's words
 	}
-	scores := e.scores(qv[0])
+	scores := e.scores(qv[0], req.Within)
 	defer e.pool.Put(scores)
 	if req.Block {
 		return e.topChunks(*scores, req), ctx.Err()
@@ -114,9 +118,14 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 	return e.topNotes(*scores, req), ctx.Err()
 }
 
+// skipped is the score of a row the prefilter left out: below every
+// cosine, and never a candidate.
+var skipped = float32(math.Inf(-1))
+
 // scores computes every row's cosine (vectors are unit length), on all
-// cores for big tables.
-func (e *Embeddings) scores(q []float32) *[]float32 {
+// cores for big tables. With within, rows of other notes are not scored
+// (they get skipped).
+func (e *Embeddings) scores(q []float32, within []bool) *[]float32 {
 	p, _ := e.pool.Get().(*[]float32)
 	if p == nil || cap(*p) < len(e.notes) {
 		s := make([]float32, len(e.notes))
@@ -125,7 +134,7 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 	out := (*p)[:len(e.notes)]
 	*p = out
 	workers := 1
-	if len(e.vecs) >= 1<<20 {
+	if len(e.vecs) >= 1<<20 && within == nil {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
@@ -135,6 +144,10 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		go func() {
 			defer wg.Done()
 			for r := lo; r < hi; r++ {
+				if within != nil && !within[e.notes[r]] {
+					out[r] = skipped
+					continue
+				}
 				out[r] = dot(q, e.vecs[r*e.dim:(r+1)*e.dim])
 			}
 		}()
@@ -147,6 +160,9 @@ func (e *Embeddings) topChunks(scores []float32, req Request) []Candidate {
 	cands := make([]Candidate, 0, min(len(scores), 4*req.Limit))
 	for r, s := range scores {
 		note := int(e.notes[r])
+		if dropped(s, req) {
+			continue
+		}
 		if req.Allow == nil || req.Allow(note) {
 			cands = append(cands, Candidate{Note: note, Chunk: int(e.chunks[r]), Score: float64(s)})
 		}
@@ -161,6 +177,9 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 	var notes []int32
 	for r, s := range scores {
 		n := e.notes[r]
+		if dropped(s, req) {
+			continue
+		}
 		if !seen[n] {
 			seen[n], best[n] = true, s
 			notes = append(notes, n)
@@ -175,6 +194,12 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 		}
 	}
 	return TopK(cands, req.Limit)
+}
+
+// dropped reports a row that is no candidate: left out by the prefilter,
+// or below the request's min_similarity.
+func dropped(s float32, req Request) bool {
+	return s == skipped || req.MinSimilarity > 0 && float64(s) < req.MinSimilarity
 }
 
 func zero(v []float32) bool {

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -40,6 +39,10 @@ type Options struct {
 	// Depth is how many candidates each signal contributes (0: the larger
 	// of 100 and 5 × limit).
 	Depth int
+	// PrefilterLimit is the chunk count above which the dense signal
+	// scores only the lexical signals' candidates (0:
+	// rankers.DefaultPrefilterLimit; negative: never).
+	PrefilterLimit int
 	// Now is the clock (nil: time.Now); tests pin it.
 	Now func() time.Time
 	// Index adds the BM25 signal; it must be synced with the snapshot
@@ -70,6 +73,10 @@ type Engine struct {
 	opts    Options
 	// gen counts the updates since New: a newer engine has a larger one.
 	gen uint64
+	// pages caches fused lists for cursors; tags indexes rare tags for
+	// Expand. Both are per engine, so a vault change starts afresh.
+	pages pageCache
+	tags  rareTags
 }
 
 // New builds an engine: chunks, the graph and the TF-IDF index of snap.
@@ -195,6 +202,11 @@ type Result struct {
 	// TotalCandidates counts fused items that passed every filter.
 	TotalCandidates int
 	Hits            []Hit
+	// NextCursor pages on (only when the request had a Cursor and more
+	// candidates remain).
+	NextCursor string
+	// Related are the notes Expand found around the hits.
+	Related []Related
 }
 
 // Hit is one result.
@@ -212,6 +224,8 @@ type Hit struct {
 	LineEnd   int
 	AgeDays   int
 	Stale     bool
+	// Passages are the note's best chunks (only with MaxPassages).
+	Passages []Passage
 }
 
 // Search runs the pipeline. Invalid requests return an error wrapping
@@ -221,8 +235,41 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	pg, err := e.openPage(req)
+	if err != nil {
+		return nil, err
+	}
+	list, err := e.fusedFor(ctx, req, filter, pg)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Query: req.Query, K: e.opts.RRFK, SignalsUsed: list.signalsUsed, SignalErrors: list.signalErrors,
+		TotalCandidates: len(list.fused)}
+	fused := pg.cut(list.fused, req.Limit, res)
+	annotate(fused, list.observed)
+	res.Hits = make([]Hit, len(fused))
+	for i, f := range fused {
+		res.Hits[i] = e.hit(f, req)
+	}
+	e.addPassages(ctx, req, res)
+	e.addRelated(req, list.allow, res)
+	return res, ctx.Err()
+}
+
+// fused is a search's fused list before the cut to a page, with what the
+// signals reported: what a cursor's next page is cut from.
+type fusedList struct {
+	fused        []rankers.Fused
+	observed     []rankers.Ranked
+	signalsUsed  []string
+	signalErrors map[string]string
+	allow        func(int) bool
+}
+
+// fuse runs filters → rankers → fusion → min_signals → graph boost.
+func (e *Engine) fuse(ctx context.Context, req Request, filter FrontmatterFilter) (*fusedList, error) {
 	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
-	res := &Result{Query: req.Query, K: e.opts.RRFK}
+	res := &Result{}
 	lists, err := e.rank(ctx, req, allow, res)
 	if err != nil {
 		return nil, err
@@ -240,14 +287,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if req.GraphBoost {
 		fused = e.graph.Boost(fused, e.opts.Boost)
 	}
-	res.TotalCandidates = len(fused)
-	fused = fused[:min(req.Limit, len(fused))]
-	annotate(fused, observed)
-	res.Hits = make([]Hit, len(fused))
-	for i, f := range fused {
-		res.Hits[i] = e.hit(f, req)
-	}
-	return res, ctx.Err()
+	return &fusedList{fused: fused, observed: observed, signalsUsed: res.SignalsUsed, signalErrors: res.SignalErrors, allow: allow}, nil
 }
 
 // splitByWeight separates the lists that are fused from those of signals
@@ -338,25 +378,8 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 		// saying so beats ignoring it silently.
 		res.addSignalError(rankers.SignalEmbeddings, fmt.Sprintf("embedding_model %.100q not checked and not used: %s", req.EmbeddingModel, unavailableReason(rankers.SignalEmbeddings)))
 	}
-	lists := make([]rankers.Ranked, len(use))
-	errs := make([]error, len(use))
-	var wg sync.WaitGroup
-	for i, r := range use {
-		wg.Add(1)
-		lists[i].Signal = r.Name()
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					errs[i] = fmt.Errorf("internal error: %v", p)
-				}
-			}()
-			cands, err := r.Rank(ctx, rankers.Request{Query: req.Query, Limit: depth, Allow: allow,
-				Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel})
-			lists[i].Candidates, errs[i] = cands, err
-		}()
-	}
-	wg.Wait()
+	lists, errs := e.runRankers(ctx, use, rankers.Request{Query: req.Query, Allow: allow,
+		Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel, MinSimilarity: req.MinSimilarity}, depth)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
