@@ -114,4 +114,3 @@ func (e *Engine) neighbours(h Hit) []Related {
 	}
 	return out
 }
-

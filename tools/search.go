@@ -21,6 +21,7 @@ type SearchInput struct {
 	Granularity       string         `json:"granularity,omitempty" jsonschema:"note (default): one hit per note; block: hits are passages (chunks) with line ranges."`
 	GraphBoost        *bool          `json:"graph_boost,omitempty" jsonschema:"Let notes linked from other top hits move up, within bounds (default true)."`
 	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key. A value is a string, number, boolean or an array of those (any of them). A note whose value is a list matches by membership; strings compare case-insensitively; a note without the key is excluded."`
+	SearchExtras
 }
 
 // SearchOutput is the obsidian_search result.
@@ -32,6 +33,7 @@ type SearchOutput struct {
 	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
 	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
 	Matches         []SearchMatch     `json:"matches"`
+	SearchPaging
 }
 
 // SearchMatch is one hit.
@@ -47,6 +49,7 @@ type SearchMatch struct {
 	LineEnd   int       `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
 	AgeDays   int       `json:"age_days" jsonschema:"Whole days since the file was last modified."`
 	Stale     bool      `json:"stale" jsonschema:"age_days is at or above the staleness threshold (default 365)."`
+	Passages  []PassageOut `json:"passages,omitempty" jsonschema:"With max_passages: the note's best passages, best first."`
 }
 
 // PerSignal holds the signals that found a hit.
@@ -71,7 +74,8 @@ func (in SearchInput) Request() search.Request {
 	return search.Request{
 		Query: in.Query, Folder: in.Folder, Limit: in.Limit, MinSignals: in.MinSignals,
 		EmbeddingModel: in.EmbeddingModel, Granularity: in.Granularity, GraphBoost: boost,
-		Frontmatter: in.FilterFrontmatter,
+		Frontmatter: in.FilterFrontmatter, MaxPassages: in.MaxPassages, Cursor: in.Cursor, Expand: in.Expand,
+		MinSimilarity: in.MinSimilarity,
 	}
 }
 
@@ -87,7 +91,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 	}
 	for i, h := range r.Hits {
 		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind, Page: h.Page,
-			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale}
+			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale, Passages: passagesOut(h.Passages)}
 		for sig, s := range h.Signals {
 			sr := &SignalRank{Rank: s.Rank, Score: s.Score}
 			switch sig {
@@ -101,6 +105,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 		}
 		out.Matches[i] = m
 	}
+	out.SearchPaging = newSearchPaging(r)
 	return out
 }
 
@@ -115,6 +120,7 @@ func searchInputSchema() *jsonschema.Schema {
 	p["graph_boost"].Types, p["graph_boost"].Type = nil, "boolean"
 	p["graph_boost"].Default = jsonRaw(`true`)
 	p["filter_frontmatter"].AdditionalProperties = frontmatterFilterValue()
+	searchExtrasSchema(p)
 	return s
 }
 
@@ -122,6 +128,7 @@ func searchOutputSchema() *jsonschema.Schema {
 	s := outputSchema[SearchOutput]()
 	m := s.Properties["matches"].Items
 	m.Properties["kind"].Enum = []any{"md", "pdf"}
+	searchPagingSchema(s)
 	return s
 }
 
