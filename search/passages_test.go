@@ -41,7 +41,6 @@ func checkSlices(t *testing.T, raw []byte, p Passage) {
 	}
 }
 
-
 // offsetsNote is a note with frontmatter, CRLF line ends, CJK text, an NFD
 // line and several chunks, written by passageVault (it is not in
 // testdata/vault so that the fixture's counts stay as other tests pin
@@ -404,8 +403,6 @@ func TestSharedRareTagRelates(t *testing.T) {
 		t.Fatalf("related %+v", res.Related)
 	}
 }
-
-
 
 // TestOffsetMidLine maps body offsets in the middle of lines (where a
 // long line is cut into pieces), on CRLF, CJK and NFD lines.

@@ -38,17 +38,17 @@ type SearchOutput struct {
 
 // SearchMatch is one hit.
 type SearchMatch struct {
-	Path      string    `json:"path" jsonschema:"Vault-relative path."`
-	Title     string    `json:"title"`
-	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
-	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
-	Kind      string    `json:"kind" jsonschema:"md or pdf."`
-	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
-	PerSignal PerSignal `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
-	LineStart int       `json:"line_start,omitempty" jsonschema:"First file line (1-based) of the snippet or block."`
-	LineEnd   int       `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
-	AgeDays   int       `json:"age_days" jsonschema:"Whole days since the file was last modified."`
-	Stale     bool      `json:"stale" jsonschema:"age_days is at or above the staleness threshold (default 365)."`
+	Path      string       `json:"path" jsonschema:"Vault-relative path."`
+	Title     string       `json:"title"`
+	Score     float64      `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better."`
+	Snippet   string       `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
+	Kind      string       `json:"kind" jsonschema:"md or pdf."`
+	Page      int          `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
+	PerSignal PerSignal    `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
+	LineStart int          `json:"line_start,omitempty" jsonschema:"First file line (1-based) of the snippet or block."`
+	LineEnd   int          `json:"line_end,omitempty" jsonschema:"Last file line of the snippet or block."`
+	AgeDays   int          `json:"age_days" jsonschema:"Whole days since the file was last modified."`
+	Stale     bool         `json:"stale" jsonschema:"age_days is at or above the staleness threshold (default 365)."`
 	Passages  []PassageOut `json:"passages,omitempty" jsonschema:"With max_passages: the note's best passages, best first."`
 }
 
