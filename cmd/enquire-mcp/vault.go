@@ -17,6 +17,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -36,6 +37,7 @@ type vaultFlags struct {
 	// right after the index sync (eval's temporary index).
 	buildEmbeddings string
 	privacy         privacyFlags
+	prefilterLimit  int
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -46,6 +48,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1, the built-in model 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
+	fs.IntVar(&v.prefilterLimit, "prefilter-limit", rankers.DefaultPrefilterLimit, "chunk count above which the embeddings signal scores only the notes the lexical signals found (their top 1000 each) instead of every vector; -1: never")
 }
 
 // registerIndex adds the flags of every command that reads a vault into
@@ -175,6 +178,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: pdfReader(nil), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m}
+	l.searchOpts.PrefilterLimit = v.prefilterLimit
 	choice, err := v.chooseIndex(ctx, root, logger)
 	if err != nil {
 		return nil, err
