@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
@@ -425,5 +426,38 @@ func TestOffsetMidLine(t *testing.T) {
 		if got := norm.NFC.String(string(raw[off:end])); got != norm.NFC.String(word) {
 			t.Errorf("%q maps to file[%d:%d] = %q", word, off, end, got)
 		}
+	}
+}
+
+// TestConcurrentPagingAndExpand pages many queries at once (more than the
+// cache holds) with passages and expand; run with -race.
+func TestConcurrentPagingAndExpand(t *testing.T) {
+	e := testEngine(t)
+	queries := []string{"notes link", "sourdough", "goroutine", "garden", "travel", "rust", "kubernetes", "photosynthesis",
+		"black holes", "pasta", "knife", "running", "guitar", "crawler", "ideas", "daily", "tags", "headings", "unicode", "yaml"}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(queries))
+	for _, q := range queries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cursor := ""
+			for range 5 {
+				res, err := e.Search(context.Background(), Request{Query: q, Limit: 2, Cursor: &cursor, MaxPassages: intPtr(2), Expand: true})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if res.NextCursor == "" {
+					return
+				}
+				cursor = res.NextCursor
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
