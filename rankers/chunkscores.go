@@ -74,3 +74,33 @@ func (e *Embeddings) indexRows() {
 		e.rowsOf[n] = append(e.rowsOf[n], int32(r))
 	}
 }
+
+// rankWithin is Rank under the prefilter: only the rows of the notes in
+// req.Within are scored (found through the note → rows lookup), so the
+// cost follows the candidates, not the table. The result is the full
+// ranking restricted to those notes.
+func (e *Embeddings) rankWithin(q []float32, req Request) []Candidate {
+	e.rowsOnce.Do(e.indexRows)
+	var cands []Candidate
+	for n, ok := range req.Within {
+		if !ok || n >= len(e.rowsOf) || req.Allow != nil && !req.Allow(n) {
+			continue
+		}
+		var best float32
+		found := false
+		for _, r := range e.rowsOf[n] {
+			s := dot(q, e.vecs[int(r)*e.dim:(int(r)+1)*e.dim])
+			switch {
+			case dropped(s, req):
+			case req.Block:
+				cands = append(cands, Candidate{Note: n, Chunk: int(e.chunks[r]), Score: float64(s)})
+			case !found || s > best:
+				best, found = s, true
+			}
+		}
+		if found {
+			cands = append(cands, Candidate{Note: n, Chunk: NoChunk, Score: float64(best)})
+		}
+	}
+	return TopK(cands, req.Limit)
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 
@@ -110,7 +109,10 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 	if zero(qv[0]) {
 		return nil, nil // the model knows none of the query's words
 	}
-	scores := e.scores(qv[0], req.Within)
+	if req.Within != nil {
+		return e.rankWithin(qv[0], req), ctx.Err()
+	}
+	scores := e.scores(qv[0])
 	defer e.pool.Put(scores)
 	if req.Block {
 		return e.topChunks(*scores, req), ctx.Err()
@@ -118,14 +120,9 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 	return e.topNotes(*scores, req), ctx.Err()
 }
 
-// skipped is the score of a row the prefilter left out: below every
-// cosine, and never a candidate.
-var skipped = float32(math.Inf(-1))
-
 // scores computes every row's cosine (vectors are unit length), on all
-// cores for big tables. With within, rows of other notes are not scored
-// (they get skipped).
-func (e *Embeddings) scores(q []float32, within []bool) *[]float32 {
+// cores for big tables.
+func (e *Embeddings) scores(q []float32) *[]float32 {
 	p, _ := e.pool.Get().(*[]float32)
 	if p == nil || cap(*p) < len(e.notes) {
 		s := make([]float32, len(e.notes))
@@ -134,7 +131,7 @@ func (e *Embeddings) scores(q []float32, within []bool) *[]float32 {
 	out := (*p)[:len(e.notes)]
 	*p = out
 	workers := 1
-	if len(e.vecs) >= 1<<20 && within == nil {
+	if len(e.vecs) >= 1<<20 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
@@ -144,10 +141,6 @@ func (e *Embeddings) scores(q []float32, within []bool) *[]float32 {
 		go func() {
 			defer wg.Done()
 			for r := lo; r < hi; r++ {
-				if within != nil && !within[e.notes[r]] {
-					out[r] = skipped
-					continue
-				}
 				out[r] = dot(q, e.vecs[r*e.dim:(r+1)*e.dim])
 			}
 		}()
@@ -196,10 +189,9 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 	return TopK(cands, req.Limit)
 }
 
-// dropped reports a row that is no candidate: left out by the prefilter,
-// or below the request's min_similarity.
+// dropped reports a row below the request's min_similarity.
 func dropped(s float32, req Request) bool {
-	return s == skipped || req.MinSimilarity > 0 && float64(s) < req.MinSimilarity
+	return req.MinSimilarity > 0 && float64(s) < req.MinSimilarity
 }
 
 func zero(v []float32) bool {
