@@ -60,7 +60,7 @@ func (e *Engine) resolveChunk(id string) (note, index int, err error) {
 	}
 	note, ok := e.snap.IndexExact(p.path)
 	if !ok {
-		return 0, 0, invalid("chunk_id %s: note %s is not in the vault (renamed or deleted?); search again", quoted(id), quoted(p.path))
+		return 0, 0, invalid("chunk_id %s names a note that is not in the vault (renamed or deleted?); search again", quoted(id))
 	}
 	n, chunks := e.snap.Notes[note], e.chunks[note]
 	if p.index < len(chunks) && chunkHash(chunks[p.index].Text(n)) == p.hash {

@@ -327,7 +327,7 @@ func TestGetChunk(t *testing.T) {
 	}
 
 	bad := []struct{ id, want string }{
-		{"Nowhere/Missing.md#0@00000000", `note "Nowhere/Missing.md" is not in the vault`},
+		{"Nowhere/Missing.md#0@00000000", `chunk_id "Nowhere/Missing.md#0@00000000" names a note that is not in the vault`},
 		{"Syntax/Passage Offsets.md#0@deadbeef", `is stale: note "Syntax/Passage Offsets.md"`},
 		{"Syntax/Passage Offsets.md#99@deadbeef", "is stale"},
 		{"no hash at all", "not of the form"},

@@ -85,7 +85,7 @@ func TestSearchExtrasBadInput(t *testing.T) {
 		{"min_similarity -1", "obsidian_search", map[string]any{"query": "go", "min_similarity": -1}, "min_similarity"},
 		{"min_similarity 2", "obsidian_search", map[string]any{"query": "go", "min_similarity": 2}, "min_similarity"},
 		{"cursor of another query", "obsidian_search", map[string]any{"query": "goroutine", "cursor": other.NextCursor}, "cursor belongs to another query"},
-		{"unknown chunk id", "obsidian_get_chunk", map[string]any{"chunk_id": "Nowhere.md#0@00000000"}, `note "Nowhere.md" is not in the vault`},
+		{"unknown chunk id", "obsidian_get_chunk", map[string]any{"chunk_id": "Nowhere.md#0@00000000"}, `chunk_id "Nowhere.md#0@00000000" names a note that is not in the vault`},
 		{"stale chunk id", "obsidian_get_chunk", map[string]any{"chunk_id": "Software/Go Concurrency.md#0@00000000"}, `is stale: note "Software/Go Concurrency.md"`},
 		{"malformed chunk id", "obsidian_get_chunk", map[string]any{"chunk_id": "Go Concurrency"}, "not of the form"},
 		{"context 99", "obsidian_get_chunk", map[string]any{"chunk_id": "Software/Go Concurrency.md#0@f1f9f672", "context": 99}, "context"},
