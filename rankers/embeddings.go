@@ -30,6 +30,9 @@ type Embeddings struct {
 	chunks []int32   // row → chunk index in the note
 	nNotes int
 	pool   sync.Pool // *[]float32 scores
+	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
+	rowsOnce sync.Once
+	rowsOf   [][]int32
 }
 
 // VectorModel is the model the stored vectors were made with.
@@ -106,6 +109,9 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 	if zero(qv[0]) {
 		return nil, nil // the model knows none of the query's words
 	}
+	if req.Within != nil {
+		return e.rankWithin(qv[0], req), ctx.Err()
+	}
 	scores := e.scores(qv[0])
 	defer e.pool.Put(scores)
 	if req.Block {
@@ -147,6 +153,9 @@ func (e *Embeddings) topChunks(scores []float32, req Request) []Candidate {
 	cands := make([]Candidate, 0, min(len(scores), 4*req.Limit))
 	for r, s := range scores {
 		note := int(e.notes[r])
+		if dropped(s, req) {
+			continue
+		}
 		if req.Allow == nil || req.Allow(note) {
 			cands = append(cands, Candidate{Note: note, Chunk: int(e.chunks[r]), Score: float64(s)})
 		}
@@ -161,6 +170,9 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 	var notes []int32
 	for r, s := range scores {
 		n := e.notes[r]
+		if dropped(s, req) {
+			continue
+		}
 		if !seen[n] {
 			seen[n], best[n] = true, s
 			notes = append(notes, n)
@@ -175,6 +187,11 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 		}
 	}
 	return TopK(cands, req.Limit)
+}
+
+// dropped reports a row below the request's min_similarity.
+func dropped(s float32, req Request) bool {
+	return req.MinSimilarity > 0 && float64(s) < req.MinSimilarity
 }
 
 func zero(v []float32) bool {

@@ -40,6 +40,13 @@ type Request struct {
 	// EmbeddingModel names the embedding model the caller expects (used by
 	// the embeddings signal only).
 	EmbeddingModel string
+	// MinSimilarity, above 0, drops dense candidates whose cosine is below
+	// it (used by the embeddings signal only).
+	MinSimilarity float64
+	// Within, when not nil, is the prefilter of the dense signal: only
+	// chunks of notes marked true are scored (indexed by note id; used by
+	// the embeddings signal only).
+	Within []bool
 }
 
 // Ranker is one retrieval signal.

@@ -1,7 +1,6 @@
 package rankers
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -617,27 +616,10 @@ func (t *TFIDF) rankVector(ctx context.Context, req Request, ids []uint32, weigh
 // query, or NoChunk when none shares a term with it. Note-level hits show
 // their snippet from this chunk, the passage that earned the note its rank.
 func (t *TFIDF) BestChunk(query string, note int) int {
-	if note < 0 || note >= t.numNotes {
-		return NoChunk
-	}
-	nd := t.noteDocs[t.slotOf[note]]
-	lo, hi := uint32(nd.first), uint32(nd.first+nd.count)
-	if lo == hi {
-		return NoChunk
-	}
-	ids, weights := t.queryVector(query)
-	scores := make([]float32, hi-lo)
-	for i, id := range ids {
-		ps := t.chunks.get(id)
-		j, _ := slices.BinarySearchFunc(ps, lo, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
-		for ; j < len(ps) && ps[j].doc < hi; j++ {
-			scores[ps[j].doc-lo] += ps[j].tf * weights[i]
-		}
-	}
 	best := NoChunk
 	var top float32
-	for c, s := range scores {
-		if s *= t.chunkInv[lo+uint32(c)]; s > top {
+	for c, s := range t.ChunkScores(query, note) {
+		if s > top {
 			best, top = c, s
 		}
 	}

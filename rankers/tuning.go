@@ -45,6 +45,21 @@ const (
 	// BoostStrength of its own score.
 	BoostDepth    = 30
 	BoostStrength = 0.1
+
+	// DefaultPrefilterLimit is the chunk count above which the dense
+	// signal scores only the notes the lexical signals found (their top
+	// PrefilterDepth each) instead of every vector, so that query cost
+	// stays flat as a vault grows (serve --prefilter-limit).
+	DefaultPrefilterLimit = 50_000
+	PrefilterDepth        = 1000
+
+	// RelatedMax caps the related notes of a search with expand;
+	// RelatedFromHits is how many top hits they are drawn from, and
+	// RelatedTagMaxNotes the most notes a tag may carry to relate notes
+	// (a tag on more says little about two notes).
+	RelatedMax         = 10
+	RelatedFromHits    = 5
+	RelatedTagMaxNotes = 20
 )
 
 // The recency and importance blend of obsidian_search (search/recency.go):

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -41,6 +40,10 @@ type Options struct {
 	// Depth is how many candidates each signal contributes (0: the larger
 	// of 100 and 5 × limit).
 	Depth int
+	// PrefilterLimit is the chunk count above which the dense signal
+	// scores only the lexical signals' candidates (0:
+	// rankers.DefaultPrefilterLimit; negative: never).
+	PrefilterLimit int
 	// Now is the clock (nil: time.Now); tests pin it.
 	Now func() time.Time
 	// Index adds the BM25 signal; it must be synced with the snapshot
@@ -80,6 +83,10 @@ type Engine struct {
 	opts    Options
 	// gen counts the updates since New: a newer engine has a larger one.
 	gen uint64
+	// pages caches fused lists for cursors; tags indexes rare tags for
+	// Expand. Both are per engine, so a vault change starts afresh.
+	pages pageCache
+	tags  rareTags
 }
 
 // New builds an engine: chunks, the graph and the TF-IDF index of snap.
@@ -211,6 +218,11 @@ type Result struct {
 	// TotalCandidates counts fused items that passed every filter.
 	TotalCandidates int
 	Hits            []Hit
+	// NextCursor pages on (only when the request had a Cursor and more
+	// candidates remain).
+	NextCursor string
+	// Related are the notes Expand found around the hits.
+	Related []Related
 }
 
 // Hit is one result.
@@ -235,6 +247,8 @@ type Hit struct {
 	// ResultType is "note" or "memory"; MemoryKey is a memory's key.
 	ResultType string
 	MemoryKey  string
+	// Passages are the note's best chunks (only with MaxPassages).
+	Passages []Passage
 }
 
 // Search runs the pipeline. Invalid requests return an error wrapping
@@ -247,9 +261,48 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	if err := e.checkBlendWeights(req); err != nil {
 		return nil, err
 	}
+	pg, err := e.openPage(req)
+	if err != nil {
+		return nil, err
+	}
+	list, err := e.fusedFor(ctx, req, filter, pg)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Query: req.Query, K: e.opts.RRFK, SignalsUsed: list.signalsUsed, SignalErrors: list.signalErrors,
+		TotalCandidates: len(list.fused)}
+	fused := pg.cut(list.fused, req.Limit, res)
+	annotate(fused, list.observed)
+	res.Hits = make([]Hit, len(fused))
+	for i, f := range fused {
+		res.Hits[i] = e.hit(f, req)
+		res.Hits[i].ResultType, res.Hits[i].MemoryKey = MemoryOf(e.snap.Notes[f.Note])
+		res.Hits[i].Blend = list.blend[[2]int{f.Note, f.Chunk}]
+	}
+	e.addPassages(ctx, req, res)
+	e.addRelated(req, list.allow, res)
+	return res, ctx.Err()
+}
+
+// fused is a search's fused list before the cut to a page, with what the
+// signals reported: what a cursor's next page is cut from.
+type fusedList struct {
+	fused        []rankers.Fused
+	observed     []rankers.Ranked
+	signalsUsed  []string
+	signalErrors map[string]string
+	allow        func(int) bool
+	// blend holds each candidate's recency/importance parts by note and
+	// chunk (nil when both weights are 0).
+	blend map[[2]int]*Blend
+}
+
+// fuse runs filters → rankers → fusion → feedback → min_signals → graph
+// boost → recency/importance blend → reranker.
+func (e *Engine) fuse(ctx context.Context, req Request, filter FrontmatterFilter) (*fusedList, error) {
 	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
 	allow = e.allowTypes(allow, req.Types)
-	res := &Result{Query: req.Query, K: e.opts.RRFK}
+	res := &Result{}
 	lists, err := e.rank(ctx, req, allow, res)
 	if err != nil {
 		return nil, err
@@ -275,23 +328,18 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Result, error) {
 	// The blend decides which candidates reach the reranker's top N; the
 	// reranker then orders those, so each hit's parts go with the hit.
 	parts := e.blend(fused, req)
-	partOf := make(map[[2]int]*Blend, len(parts))
-	for i := range parts {
-		partOf[[2]int{fused[i].Note, fused[i].Chunk}] = &parts[i]
+	var partOf map[[2]int]*Blend
+	if parts != nil {
+		partOf = make(map[[2]int]*Blend, len(parts))
+		for i := range parts {
+			partOf[[2]int{fused[i].Note, fused[i].Chunk}] = &parts[i]
+		}
 	}
-	res.TotalCandidates = len(fused)
 	if e.wantRerank(req) {
 		fused = e.rerank(ctx, req, fused, res)
 	}
-	fused = fused[:min(req.Limit, len(fused))]
-	annotate(fused, observed)
-	res.Hits = make([]Hit, len(fused))
-	for i, f := range fused {
-		res.Hits[i] = e.hit(f, req)
-		res.Hits[i].ResultType, res.Hits[i].MemoryKey = MemoryOf(e.snap.Notes[f.Note])
-		res.Hits[i].Blend = partOf[[2]int{f.Note, f.Chunk}]
-	}
-	return res, ctx.Err()
+	return &fusedList{fused: fused, observed: observed, signalsUsed: res.SignalsUsed, signalErrors: res.SignalErrors,
+		allow: allow, blend: partOf}, nil
 }
 
 // splitByWeight separates the lists that are fused from those of signals
@@ -382,25 +430,8 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 		// saying so beats ignoring it silently.
 		res.addSignalError(rankers.SignalEmbeddings, fmt.Sprintf("embedding_model %.100q not checked and not used: %s", req.EmbeddingModel, unavailableReason(rankers.SignalEmbeddings)))
 	}
-	lists := make([]rankers.Ranked, len(use))
-	errs := make([]error, len(use))
-	var wg sync.WaitGroup
-	for i, r := range use {
-		wg.Add(1)
-		lists[i].Signal = r.Name()
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					errs[i] = fmt.Errorf("internal error: %v", p)
-				}
-			}()
-			cands, err := r.Rank(ctx, rankers.Request{Query: req.Query, Limit: depth, Allow: allow,
-				Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel})
-			lists[i].Candidates, errs[i] = cands, err
-		}()
-	}
-	wg.Wait()
+	lists, errs := e.runRankers(ctx, use, rankers.Request{Query: req.Query, Allow: allow,
+		Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel, MinSimilarity: req.MinSimilarity}, depth)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -59,6 +59,18 @@ type Request struct {
 	// Rerank turns the engine's reranker on or off for this request (nil:
 	// on when the engine has one).
 	Rerank *bool
+	// MinSimilarity (0..1) drops dense candidates below this cosine
+	// before fusion.
+	MinSimilarity float64
+	// MaxPassages, when set (1..10, note granularity only), asks for up
+	// to that many best passages per hit.
+	MaxPassages *int
+	// Cursor, when set, pages: "" asks for the first page, a NextCursor
+	// of an earlier result for the page after it.
+	Cursor *string
+	// Expand adds Related: notes linked to or sharing rare tags with the
+	// hits.
+	Expand bool
 }
 
 // ErrInvalid marks a request the caller must fix; the message says how.
@@ -123,6 +135,9 @@ func (r *Request) normalize() (FrontmatterFilter, error) {
 		}
 	}
 	if err := r.normalizeTypes(); err != nil {
+		return nil, err
+	}
+	if err := r.normalizeExtras(); err != nil {
 		return nil, err
 	}
 	folder, err := NormalizeFolder(r.Folder)

@@ -47,7 +47,7 @@ func (e *Engine) rerank(ctx context.Context, req Request, fused []rankers.Fused,
 	}
 	passages := make([]string, len(top))
 	for i, f := range top {
-		passages[i] = e.passage(req.Query, f)
+		passages[i] = e.rerankText(req.Query, f)
 	}
 	scores, err := e.opts.Reranker.Score(ctx, req.Query, passages)
 	if err == nil && len(scores) != len(top) {
@@ -77,8 +77,8 @@ func (e *Engine) rerank(ctx context.Context, req Request, fused []rankers.Fused,
 	return append(out, fused[len(top):]...)
 }
 
-// passage is the text the reranker reads for a fused hit.
-func (e *Engine) passage(query string, f rankers.Fused) string {
+// rerankText is the text the reranker reads for a fused hit.
+func (e *Engine) rerankText(query string, f rankers.Fused) string {
 	n := e.snap.Notes[f.Note]
 	c := f.Chunk
 	if c == rankers.NoChunk {

@@ -30,6 +30,7 @@ type toolCall struct {
 // so earlier calls see the fixture's paths.
 var everyTool = []toolCall{
 	{"obsidian_search", map[string]any{"query": "goroutine channels"}, `"path":"Software/Go Concurrency.md"`},
+	{"obsidian_get_chunk", map[string]any{"chunk_id": "Software/Go Concurrency.md#1@d35f8682", "context": 1}, `"heading_path":["Go Concurrency","Select"]`},
 	{"obsidian_full_text_search", map[string]any{"query": "goroutine"}, `Software/Go Concurrency.md`},
 	{"obsidian_embeddings_search", map[string]any{"query": "goroutine channels"}, `"path":`},
 	{"obsidian_read_note", map[string]any{"path": "Projects/Crawler.md"}, `polite web crawler`},

@@ -25,6 +25,7 @@ type SearchInput struct {
 	RecencyWeight     *float64       `json:"recency_weight,omitempty" jsonschema:"Blend file freshness into the score (0-1; default: the server's --recency-weight, normally 0). Recency halves every --stale-days (default 365) days. score = (1 - recency_weight - importance_weight) * relevance + recency_weight * recency + importance_weight * importance; the two weights may sum to at most 1."`
 	ImportanceWeight  *float64       `json:"importance_weight,omitempty" jsonschema:"Blend the frontmatter importance (0-10; missing or invalid counts as 5) into the score (0-1, default 0). See recency_weight."`
 	Types             []string       `json:"types,omitempty" jsonschema:"Result types to return: note, memory (a note with frontmatter type: memory). Default both."`
+	SearchExtras
 }
 
 // SearchOutput is the obsidian_search result.
@@ -36,6 +37,7 @@ type SearchOutput struct {
 	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
 	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
 	Matches         []SearchMatch     `json:"matches"`
+	SearchPaging
 }
 
 // SearchMatch is one hit.
@@ -54,11 +56,12 @@ type SearchMatch struct {
 	Stale     bool      `json:"stale" jsonschema:"age_days is at or above the staleness threshold (default 365)."`
 	// ResultType and MemoryKey come with every hit; Relevance, Recency and
 	// Importance only when a recency or importance weight is above 0.
-	ResultType string   `json:"result_type" jsonschema:"note, or memory for a note with frontmatter type: memory."`
-	MemoryKey  string   `json:"memory_key,omitempty" jsonschema:"A memory's key (memories only)."`
-	Relevance  *float64 `json:"relevance,omitempty" jsonschema:"Fused score over the best candidate's (0-1); only when recency_weight or importance_weight is above 0, and then score blends it with recency and importance."`
-	Recency    *float64 `json:"recency,omitempty" jsonschema:"0.5^(age in days / --stale-days): 1 for a file modified now (only with a recency or importance weight)."`
-	Importance *float64 `json:"importance,omitempty" jsonschema:"Frontmatter importance / 10 (0.5 when missing or invalid; only with a recency or importance weight)."`
+	ResultType string       `json:"result_type" jsonschema:"note, or memory for a note with frontmatter type: memory."`
+	MemoryKey  string       `json:"memory_key,omitempty" jsonschema:"A memory's key (memories only)."`
+	Relevance  *float64     `json:"relevance,omitempty" jsonschema:"Fused score over the best candidate's (0-1); only when recency_weight or importance_weight is above 0, and then score blends it with recency and importance."`
+	Recency    *float64     `json:"recency,omitempty" jsonschema:"0.5^(age in days / --stale-days): 1 for a file modified now (only with a recency or importance weight)."`
+	Importance *float64     `json:"importance,omitempty" jsonschema:"Frontmatter importance / 10 (0.5 when missing or invalid; only with a recency or importance weight)."`
+	Passages   []PassageOut `json:"passages,omitempty" jsonschema:"With max_passages: the note's best passages, best first."`
 }
 
 // PerSignal holds the signals that found a hit.
@@ -87,6 +90,7 @@ func (in SearchInput) Request() search.Request {
 		EmbeddingModel: in.EmbeddingModel, Granularity: in.Granularity, GraphBoost: boost,
 		Frontmatter: in.FilterFrontmatter, RecencyWeight: in.RecencyWeight, ImportanceWeight: in.ImportanceWeight,
 		Types: in.Types, Rerank: in.Rerank,
+		MaxPassages: in.MaxPassages, Cursor: in.Cursor, Expand: in.Expand, MinSimilarity: in.MinSimilarity,
 	}
 }
 
@@ -103,7 +107,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 	for i, h := range r.Hits {
 		m := SearchMatch{Path: h.Path, Title: h.Title, Score: h.Score, Snippet: h.Snippet, Kind: h.Kind, Page: h.Page, OCR: h.OCR,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, AgeDays: h.AgeDays, Stale: h.Stale,
-			ResultType: h.ResultType, MemoryKey: h.MemoryKey}
+			ResultType: h.ResultType, MemoryKey: h.MemoryKey, Passages: passagesOut(h.Passages)}
 		if b := h.Blend; b != nil {
 			m.Relevance, m.Recency, m.Importance = &b.Relevance, &b.Recency, &b.Importance
 		}
@@ -124,6 +128,7 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 		}
 		out.Matches[i] = m
 	}
+	out.SearchPaging = newSearchPaging(r)
 	return out
 }
 
@@ -145,6 +150,7 @@ func searchInputSchema() *jsonschema.Schema {
 	}
 	p["types"].Types, p["types"].Type = nil, "array"
 	p["types"].Items.Enum = []any{search.ResultNote, search.ResultMemory}
+	searchExtrasSchema(p)
 	return s
 }
 
@@ -153,6 +159,7 @@ func searchOutputSchema() *jsonschema.Schema {
 	m := s.Properties["matches"].Items
 	m.Properties["kind"].Enum = []any{"md", "pdf"}
 	m.Properties["result_type"].Enum = []any{search.ResultNote, search.ResultMemory}
+	searchPagingSchema(s)
 	return s
 }
 

@@ -97,6 +97,7 @@ func New(e *search.Engine, opts Options) *Server {
 	})
 	s.mcp.AddReceivingMiddleware(s.boundReplies, s.recoverPanics, nullArguments)
 	s.addSearch()
+	s.addGetChunk()
 	s.addRead()
 	if slices.Contains(e.Signals(), rankers.SignalBM25) {
 		s.addFullText()

@@ -249,6 +249,12 @@ func leakCalls() map[string][]map[string]any {
 		map[string]any{"query": "project", "tag": "qqcanarytag"},
 		map[string]any{"query": "project", "folder": "Private"})
 	calls["obsidian_context_pack"] = append(calls["obsidian_context_pack"], map[string]any{"query": "project meeting notes", "budget_tokens": 8000})
+	for _, w := range canaryWords { // passages, related notes and paging
+		calls["obsidian_search"] = append(calls["obsidian_search"], map[string]any{"query": w + " project", "max_passages": 10, "expand": true, "cursor": ""})
+	}
+	for _, p := range append(slices.Clone(hiddenPaths), "Home.md", "Visible B.md", "Projects/Plan.md") {
+		calls["obsidian_get_chunk"] = append(calls["obsidian_get_chunk"], map[string]any{"chunk_id": p + "#0@00000000", "context": 10})
+	}
 	for _, tool := range []string{"obsidian_embeddings_search", "obsidian_full_text_search", "obsidian_search_text"} {
 		calls[tool] = append(calls[tool], map[string]any{"query": "project meeting notes feelings quarterly figures diary", "limit": 50})
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -42,7 +43,8 @@ type vaultFlags struct {
 	keepState bool
 	ocr       ocrFlags
 	// recency is --recency-weight, the engine's default recency weight.
-	recency unitFlag
+	recency        unitFlag
+	prefilterLimit int
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -56,6 +58,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
 	v.rerank.register(fs)
+	fs.IntVar(&v.prefilterLimit, "prefilter-limit", rankers.DefaultPrefilterLimit, "chunk count above which the embeddings signal scores only the notes the lexical signals found (their top 1000 each) instead of every vector; -1: never")
 }
 
 // registerIndex adds the flags of every command that reads a vault into
@@ -209,7 +212,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	warn := func(msg string) { logger.Warn(msg) }
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
-		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN}
+		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit}
 	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
 		return nil, err
 	}
