@@ -86,9 +86,19 @@ func memoryServer(t *testing.T) (*mcp.ClientSession, string) {
 	return connectTo(t, srv), root
 }
 
+// searchMemories returns the memories a lexical signal found for query;
+// those that pseudo-relevance feedback alone brought in (through words
+// of the first hits) are left out.
 func searchMemories(t *testing.T, cs *mcp.ClientSession, query string) []SearchMatch {
 	t.Helper()
-	return decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": query, "types": []any{"memory"}})).Matches
+	all := decode[SearchOutput](t, call(t, cs, "obsidian_search", map[string]any{"query": query, "types": []any{"memory"}})).Matches
+	var lexical []SearchMatch
+	for _, m := range all {
+		if m.PerSignal.BM25 != nil || m.PerSignal.TFIDF != nil {
+			lexical = append(lexical, m)
+		}
+	}
+	return lexical
 }
 
 func TestRememberUpsertAndForget(t *testing.T) {

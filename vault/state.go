@@ -130,10 +130,12 @@ func encodeNote(w *wire.Writer, n *Note) error {
 	for _, p := range n.Pages {
 		w.Len(p.Number)
 		w.Len(p.Line)
+		w.Bool(p.OCR)
 	}
 	w.Int(n.Size)
 	w.Time(n.ModTime)
 	w.Text(n.Hash)
+	w.Text(n.OCRKey)
 	return nil
 }
 
@@ -166,15 +168,16 @@ func decodeNote(r *wire.Reader) *Note {
 	}
 	n.Body = r.Text()
 	n.BodyLine = r.Nat()
-	if k := r.Len(2); k > 0 {
+	if k := r.Len(3); k > 0 {
 		n.Pages = make([]Page, k)
 		for i := range n.Pages {
-			n.Pages[i] = Page{Number: r.Nat(), Line: r.Nat()}
+			n.Pages[i] = Page{Number: r.Nat(), Line: r.Nat(), OCR: r.Bool()}
 		}
 	}
 	n.Size = r.Int()
 	n.ModTime = r.Time()
 	n.Hash = r.Text()
+	n.OCRKey = r.Text()
 	return n
 }
 

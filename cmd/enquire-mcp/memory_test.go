@@ -68,7 +68,8 @@ func TestMemoryToolsUpdateTheIndexIncrementally(t *testing.T) {
 		t.Fatal(rem.RefreshError)
 	}
 	hits := memories("pangolin")
-	if len(hits) != 1 || hits[0].MemoryKey != "pet" || hits[0].PerSignal.BM25 == nil {
+	// Other memories may follow, found by pseudo-relevance feedback alone.
+	if len(hits) == 0 || hits[0].MemoryKey != "pet" || hits[0].PerSignal.BM25 == nil || lexicalHits(hits) != 1 {
 		t.Fatalf("after remember: %+v", hits)
 	}
 	same("after remember")
@@ -79,4 +80,16 @@ func TestMemoryToolsUpdateTheIndexIncrementally(t *testing.T) {
 		t.Fatalf("after forget: %+v", hits)
 	}
 	same("after forget")
+}
+
+// lexicalHits counts the hits that a lexical signal found (not only the
+// feedback pass).
+func lexicalHits(hits []tools.SearchMatch) int {
+	n := 0
+	for _, h := range hits {
+		if h.PerSignal.BM25 != nil || h.PerSignal.TFIDF != nil {
+			n++
+		}
+	}
+	return n
 }

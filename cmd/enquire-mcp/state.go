@@ -45,8 +45,10 @@ func (l *loaded) stateKey() string {
 	if h, ok := l.vaultOpts.Filter.(interface{ Hash() string }); ok {
 		rules = h.Hash()
 	}
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%t\x00%+v\x00%+v\x00%s\x00%d",
-		exe, l.root, l.vaultOpts.MaxFileSize, l.vaultOpts.PDFs, l.searchOpts.Chunk, l.searchOpts.Fields, rules, index.SchemaVersion))
+	ocr := &l.flags.ocr
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%t\x00%+v\x00%+v\x00%s\x00%d\x00%t %s %d",
+		exe, l.root, l.vaultOpts.MaxFileSize, l.vaultOpts.PDFs, l.searchOpts.Chunk, l.searchOpts.Fields, rules, index.SchemaVersion,
+		ocr.on, ocr.langs, ocr.maxPages))
 	return hex.EncodeToString(sum[:])
 }
 
