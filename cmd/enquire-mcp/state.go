@@ -52,34 +52,54 @@ func (l *loaded) stateKey() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// warmStart restores the saved engine and brings it up to date with what
-// changed on disk since: those files alone are read, the index synced and
-// the engine updated. It returns the engine and how many paths changed,
-// or nil and why there is no usable state (the caller then builds from
-// the files).
-func (l *loaded) warmStart(ctx context.Context) (*search.Engine, int, string) {
-	data, err := os.ReadFile(index.StatePath(l.ix.Path()))
-	if err != nil {
-		return nil, 0, "no engine state"
-	}
-	walked := make(chan walkResult, 1)
-	go func() { walked <- walkVault(ctx, l.root) }() // on the other core, meanwhile
+// restored is a saved engine state read and decoded, with the vault
+// walked meanwhile: the part of a warm start that needs no index, so it
+// runs while the index opens (see load).
+type restored struct {
+	path  string // the state file
+	saved *search.Engine
+	walk  walkResult
+	err   error // why there is no usable state
+}
+
+// restorer returns the reading of the state file at path, with the vault
+// walked at the same time. It runs while load goes on, so it takes what
+// it needs of l now.
+func (l *loaded) restorer(path string) func(context.Context) restored {
+	key, root, filter, an := l.stateKey(), l.root, l.vaultOpts.Filter, l.an
 	bare := l.searchOpts
 	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
-	saved, err := search.RestoreState(ctx, data, l.stateKey(), l.root, l.vaultOpts.Filter, l.an, bare)
-	data = nil
-	w := <-walked
-	if err == nil {
-		err = w.err
-	}
-	if err != nil {
-		if !errors.Is(err, search.ErrStateMismatch) {
-			l.logger.Warn("engine state unusable; loading from the files", "err", err)
+	return func(ctx context.Context) restored {
+		r := restored{path: path}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			r.err = errors.New("no engine state")
+			return r
 		}
-		return nil, 0, err.Error()
+		walked := make(chan walkResult, 1)
+		go func() { walked <- walkVault(ctx, root) }() // on the other core, meanwhile
+		r.saved, r.err = search.RestoreState(ctx, data, key, root, filter, an, bare)
+		if r.walk = <-walked; r.err == nil {
+			r.err = r.walk.err
+		}
+		return r
 	}
-	old := saved.Snapshot()
-	changed := old.ChangedFiles(w.notes, w.atts)
+}
+
+// warmStart brings a restored engine up to date with what changed on
+// disk since it was saved: those files alone are read, the index synced
+// and the engine updated. It returns the engine and how many paths
+// changed, or nil and why there is no usable state (the caller then
+// builds from the files).
+func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int, string) {
+	if r.err != nil {
+		if !errors.Is(r.err, search.ErrStateMismatch) && r.err.Error() != "no engine state" {
+			l.logger.Warn("engine state unusable; loading from the files", "err", r.err)
+		}
+		return nil, 0, r.err.Error()
+	}
+	old := r.saved.Snapshot()
+	changed := old.ChangedFiles(r.walk.notes, r.walk.atts)
 	snap, d, err := old.Update(ctx, changed, l.vaultOpts)
 	if err != nil {
 		return nil, 0, err.Error()
@@ -91,7 +111,7 @@ func (l *loaded) warmStart(ctx context.Context) (*search.Engine, int, string) {
 	if err := l.syncIndex(ctx, snap, index.SnapshotSource(snap), "", false, &opts); err != nil {
 		return nil, 0, err.Error()
 	}
-	eng, err := saved.Update(ctx, snap, d, opts)
+	eng, err := r.saved.Update(ctx, snap, d, opts)
 	if err != nil {
 		return nil, 0, err.Error()
 	}

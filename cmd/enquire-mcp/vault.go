@@ -179,6 +179,8 @@ type loaded struct {
 	warm         string
 	fromState    bool
 	changedSince int
+	// early is the engine state decoded while the index opened.
+	early chan restored
 }
 
 // Close saves the engine state if a save is due and closes the index.
@@ -216,6 +218,14 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
 		return nil, err
 	}
+	if !v.noIndex && v.buildEmbeddings == "" {
+		if p, err := v.indexPath(root); err == nil {
+			// Decode the saved engine state while the index opens.
+			l.early = make(chan restored, 1)
+			restore := l.restorer(index.StatePath(p))
+			go func() { l.early <- restore(ctx) }()
+		}
+	}
 	choice, err := v.chooseIndex(ctx, root, logger)
 	if err != nil {
 		return nil, err
@@ -247,7 +257,15 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 // a usable one (only changed files are read), else from the files.
 func (l *loaded) start(ctx context.Context) error {
 	if l.ix != nil && l.flags.buildEmbeddings == "" {
-		eng, changed, why := l.warmStart(ctx)
+		path := index.StatePath(l.ix.Path())
+		var r restored
+		if l.early != nil {
+			r = <-l.early
+		}
+		if r.path != path {
+			r = l.restorer(path)(ctx)
+		}
+		eng, changed, why := l.warmStart(ctx, r)
 		if eng != nil {
 			l.eng, l.fromState, l.changedSince = eng, true, changed
 			l.warm = fmt.Sprintf("engine state, %d files changed since", changed)
