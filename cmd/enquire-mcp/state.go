@@ -134,7 +134,7 @@ func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (string
 	if l.fromState && l.changedSince == 0 {
 		return "up to date", nil
 	}
-	if err := l.saveState(l.eng); err != nil {
+	if err := l.saveState(l.eng, l.stateKey(), index.StatePath(l.ix.Path())); err != nil {
 		return "", err
 	}
 	if l.fromState {
@@ -169,11 +169,10 @@ type stateSaver struct {
 
 // saveState writes eng's state atomically (a temporary file renamed over
 // the old one) in the index's folder, which only the user may read.
-func (l *loaded) saveState(eng *search.Engine) error {
+func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 	l.saver.writing.Lock()
 	defer l.saver.writing.Unlock()
-	path := index.StatePath(l.ix.Path())
-	data, err := eng.EncodeState(context.Background(), l.stateKey())
+	data, err := eng.EncodeState(context.Background(), key)
 	if err != nil {
 		return err
 	}
@@ -220,10 +219,10 @@ func (l *loaded) saveSoon(delay time.Duration) {
 }
 
 func (l *loaded) saveCurrent() {
-	l.mu.Lock()
-	eng := l.eng
+	l.mu.Lock() // reloads change the engine, the rules and the index
+	eng, key, path := l.eng, l.stateKey(), index.StatePath(l.ix.Path())
 	l.mu.Unlock()
-	if err := l.saveState(eng); err != nil {
+	if err := l.saveState(eng, key, path); err != nil {
 		l.logger.Warn("saving the engine state failed; the next start reads every file", "err", err)
 	}
 }
