@@ -14,7 +14,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
-	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 	"github.com/enquire-mcp/enquire-mcp/wire"
 )
@@ -30,14 +29,7 @@ func TestRestoreStateEqualsSaved(t *testing.T) {
 	an := analysis.New()
 	for name, root := range stateVaults(t) {
 		t.Run(name, func(t *testing.T) {
-			snap, err := vault.Load(ctx, root, vault.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			eng, err := search.New(ctx, snap, an, search.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			eng := loadEngine(t, root, an)
 			m := vaulttest.NewMutator(t, root, 5)
 			for round := range 4 {
 				data, err := eng.EncodeState(ctx, stateKey)
@@ -52,14 +44,7 @@ func TestRestoreStateEqualsSaved(t *testing.T) {
 					t.Fatalf("round %d: %s", round, d)
 				}
 				// Live changes leave dead TF-IDF slots: the next round saves those too.
-				paths := append(m.Step(), m.Step()...)
-				next, delta, err := eng.Snapshot().Update(ctx, paths, vault.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if eng, err = eng.Update(ctx, next, delta, search.Options{}); err != nil {
-					t.Fatal(err)
-				}
+				eng = applyPaths(t, eng, append(m.Step(), m.Step()...))
 			}
 		})
 	}
@@ -76,14 +61,7 @@ func TestRestoreStateThenCatchUp(t *testing.T) {
 		for _, seed := range []uint64{21, 22} {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
 				root := vaulttest.Copy(t, root)
-				snap, err := vault.Load(ctx, root, vault.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				saved, err := search.New(ctx, snap, an, search.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				saved := loadEngine(t, root, an)
 				data, err := saved.EncodeState(ctx, stateKey)
 				if err != nil {
 					t.Fatal(err)
@@ -92,7 +70,7 @@ func TestRestoreStateThenCatchUp(t *testing.T) {
 				for range 6 {
 					m.Step()
 				}
-				warm, err := search.RestoreState(ctx, data, stateKey, snap.Root, nil, an, search.Options{})
+				warm, err := search.RestoreState(ctx, data, stateKey, saved.Snapshot().Root, nil, an, search.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,21 +81,8 @@ func TestRestoreStateThenCatchUp(t *testing.T) {
 				if len(changed) == 0 {
 					t.Fatal("the mutator changed nothing that Changed sees")
 				}
-				next, delta, err := warm.Snapshot().Update(ctx, changed, vault.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if warm, err = warm.Update(ctx, next, delta, search.Options{}); err != nil {
-					t.Fatal(err)
-				}
-				fresh, err := vault.Load(ctx, root, vault.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := search.New(ctx, fresh, an, search.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				warm = applyPaths(t, warm, changed)
+				want := loadEngine(t, root, an)
 				if d := enginetest.Diff(ctx, warm, want, enginetest.Queries); d != "" {
 					t.Fatal(d)
 				}
@@ -135,21 +100,13 @@ func TestRestoreStateThenCatchUp(t *testing.T) {
 func TestRestoreStateRejects(t *testing.T) {
 	ctx := context.Background()
 	an := analysis.New()
-	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
-	snap, err := vault.Load(ctx, root, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := search.New(ctx, snap, an, search.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := loadEngine(t, vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")), an)
 	data, err := eng.EncodeState(ctx, stateKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	restore := func(b []byte, key string) error {
-		_, err := search.RestoreState(ctx, b, key, snap.Root, nil, an, search.Options{})
+		_, err := search.RestoreState(ctx, b, key, eng.Snapshot().Root, nil, an, search.Options{})
 		return err
 	}
 	if err := restore(data, "another build"); !errors.Is(err, search.ErrStateMismatch) {

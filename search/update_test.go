@@ -7,9 +7,7 @@ import (
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
-	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
@@ -31,14 +29,7 @@ func TestUpdateEqualsNew(t *testing.T) {
 		for _, seed := range []uint64{11, 12, 13} {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
 				root := mk(t)
-				snap, err := vault.Load(ctx, root, vault.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				live, err := search.New(ctx, snap, an, search.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				live := loadEngine(t, root, an)
 				m := vaulttest.NewMutator(t, root, seed)
 				stale := 0 // batches after which the old engine differed: the comparison has teeth
 				for batch := range 15 {
@@ -47,21 +38,8 @@ func TestUpdateEqualsNew(t *testing.T) {
 					for range 1 + batch%5 {
 						paths = append(paths, m.Step()...)
 					}
-					next, d, err := live.Snapshot().Update(ctx, paths, vault.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if live, err = live.Update(ctx, next, d, search.Options{}); err != nil {
-						t.Fatal(err)
-					}
-					fresh, err := vault.Load(ctx, root, vault.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					want, err := search.New(ctx, fresh, an, search.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
+					live = applyPaths(t, live, paths)
+					want := loadEngine(t, root, an)
 					if diff := enginetest.Diff(ctx, live, want, enginetest.Queries); diff != "" {
 						t.Fatalf("batch %d (changed %q): %s", batch, paths, diff)
 					}
