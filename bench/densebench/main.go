@@ -17,10 +17,10 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/bench/queries"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/index"
@@ -80,7 +80,7 @@ func run(ctx context.Context, dir, ixFile string, nq int) error {
 	if err != nil {
 		return err
 	}
-	queries := sampleQueries(snap, nq)
+	queries := queries.FromVault(snap, nq)
 	emb := full.Embeddings()
 	if emb == nil {
 		return fmt.Errorf("no embeddings loaded")
@@ -201,34 +201,6 @@ func overlap(a, b []string) int {
 		}
 	}
 	return n
-}
-
-// sampleQueries makes queries from the vault itself (as bench/vaultbench
-// does): words of every k-th note title, or a phrase from its body.
-func sampleQueries(s *vault.Snapshot, n int) []string {
-	var out []string
-	step := max(1, len(s.Notes)/n)
-	for i := 0; i < len(s.Notes) && len(out) < n; i += step {
-		note := s.Notes[i]
-		words := strings.Fields(note.Title)
-		if i%2 == 1 {
-			words = strings.Fields(firstLine(note.Body))
-		}
-		if len(words) == 0 {
-			continue
-		}
-		out = append(out, strings.Join(words[:min(len(words), 1+i%3)], " "))
-	}
-	return out
-}
-
-func firstLine(body string) string {
-	for _, l := range strings.Split(body, "\n") {
-		if l = strings.TrimSpace(strings.Trim(l, "#-*>")); len(l) > 10 {
-			return l
-		}
-	}
-	return ""
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {

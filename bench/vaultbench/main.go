@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/bench/queries"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
@@ -83,7 +84,7 @@ func run(ctx context.Context, c config) error {
 		loads = append(loads, loaded.Sub(start))
 		builds = append(builds, time.Since(loaded))
 	}
-	queries := sampleQueries(eng.Snapshot(), nq)
+	queries := queries.FromVault(eng.Snapshot(), nq)
 	var ib *indexBench
 	if withIndex {
 		var err error
@@ -148,34 +149,6 @@ func run(ctx context.Context, c config) error {
 	fmt.Printf("| obsidian_search over MCP stdio p50 / p95 / p99 | %s / %s / %s |\n", ms(pct(viaMCP, 50)), ms(pct(viaMCP, 95)), ms(pct(viaMCP, 99)))
 	fmt.Printf("| serve peak RSS (VmHWM) | %.0f MB |\n", float64(rssKB)/1024)
 	return nil
-}
-
-// sampleQueries makes realistic queries from the vault itself: words of
-// every k-th note title, and a phrase from its body, deterministically.
-func sampleQueries(s *vault.Snapshot, n int) []string {
-	var out []string
-	step := max(1, len(s.Notes)/n)
-	for i := 0; i < len(s.Notes) && len(out) < n; i += step {
-		note := s.Notes[i]
-		words := strings.Fields(note.Title)
-		if i%2 == 1 {
-			words = strings.Fields(firstLine(note.Body))
-		}
-		if len(words) == 0 {
-			continue
-		}
-		out = append(out, strings.Join(words[:min(len(words), 1+i%3)], " "))
-	}
-	return out
-}
-
-func firstLine(body string) string {
-	for _, l := range strings.Split(body, "\n") {
-		if l = strings.TrimSpace(strings.Trim(l, "#-*>")); len(l) > 10 {
-			return l
-		}
-	}
-	return ""
 }
 
 func inProcess(ctx context.Context, eng *search.Engine, queries, signals []string) ([]time.Duration, error) {
