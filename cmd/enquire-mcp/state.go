@@ -52,6 +52,9 @@ func (l *loaded) stateKey() string {
 	return hex.EncodeToString(sum[:])
 }
 
+// errNoState: no state file was saved (yet), the normal first start.
+var errNoState = errors.New("no engine state")
+
 // restored is a saved engine state read and decoded, with the vault
 // walked meanwhile: the part of a warm start that needs no index, so it
 // runs while the index opens (see load).
@@ -73,7 +76,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 		r := restored{path: path}
 		data, err := os.ReadFile(path)
 		if err != nil {
-			r.err = errors.New("no engine state")
+			r.err = errNoState
 			return r
 		}
 		walked := make(chan walkResult, 1)
@@ -93,7 +96,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 // builds from the files).
 func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int, string) {
 	if r.err != nil {
-		if !errors.Is(r.err, search.ErrStateMismatch) && r.err.Error() != "no engine state" {
+		if !errors.Is(r.err, search.ErrStateMismatch) && !errors.Is(r.err, errNoState) {
 			l.logger.Warn("engine state unusable; loading from the files", "err", r.err)
 		}
 		return nil, 0, r.err.Error()
