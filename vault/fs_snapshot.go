@@ -3,7 +3,6 @@ package vault
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 )
 
@@ -46,6 +45,6 @@ func (f *FS) File(rel string) (File, error) {
 	if !info.Mode().IsRegular() {
 		return File{}, fmt.Errorf("%s: %w", rel, ErrNotRegular)
 	}
-	return File{Path: nfc(rel), Abs: filepath.Join(f.dir, filepath.FromSlash(rel)), Size: info.Size(),
+	return File{Path: nfc(rel), Size: info.Size(),
 		ModTime: info.ModTime(), fs: f, disk: rel}, nil
 }

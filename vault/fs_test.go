@@ -128,7 +128,7 @@ func TestIsTempName(t *testing.T) {
 // path: ReadNote refuses it.
 func TestReadNoteNeedsTheVaultHandle(t *testing.T) {
 	dir := writeVault(t, map[string]string{"a.md": "# A\n"})
-	if n, w := ReadNote(File{Path: "a.md", Abs: filepath.Join(dir, "a.md"), Size: 4}, 0); n != nil || len(w) != 1 {
+	if n, w := ReadNote(File{Path: "a.md", disk: "a.md", Size: 4}, 0); n != nil || len(w) != 1 {
 		t.Fatalf("hand-made File read: %v %v", n, w)
 	}
 	f, err := openTestFS(t, dir).File("a.md")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -29,19 +30,27 @@ func IsPDF(p string) bool { return strings.EqualFold(filepath.Ext(p), ".pdf") }
 // File is one regular file of the vault, as walked.
 type File struct {
 	Path    string // vault-relative, slash-separated, NFC
-	Abs     string // for messages only: the file is read through fs
 	Size    int64
 	ModTime time.Time
 
 	fs   *FS    // the vault handle the file was found through
-	disk string // the path as named on disk (Path is NFC)
+	disk string // the path as named on disk, vault-relative and slash-separated (Path is NFC)
+}
+
+// Abs is the file's path on disk, for messages only: the file itself is
+// read through the vault handle it was found through. It is built on
+// demand because a rescan walks every file and prints none.
+func (f File) Abs() string {
+	if f.fs == nil {
+		return filepath.FromSlash(f.disk)
+	}
+	return filepath.Join(f.fs.dir, filepath.FromSlash(f.disk))
 }
 
 // walker collects the results of a parallel walk.
 type walker struct {
 	ctx      context.Context
 	fs       *FS
-	root     string
 	sem      chan struct{} // bounds the directories read at once
 	wg       sync.WaitGroup
 	mu       sync.Mutex
@@ -75,20 +84,19 @@ func (f *FS) Walk(ctx context.Context) (notes, attachments []File, warnings []Wa
 // Walk lists the whole vault.
 func (f *FS) WalkFolder(ctx context.Context, rel string) (notes, attachments []File, warnings []Warning, err error) {
 	root := f.dir
-	start := filepath.Join(root, filepath.FromSlash(rel))
 	entries, err := f.ReadDir(rel)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, unwrapPathError(err))
 	}
-	w := &walker{ctx: ctx, fs: f, root: root, sem: make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))}
+	w := &walker{ctx: ctx, fs: f, sem: make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	w.sem <- struct{}{}
-	w.entries(start, entries)
+	w.entries(strings.Trim(path.Clean("/"+filepath.ToSlash(rel)), "/"), entries)
 	w.wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, err)
 	}
-	byPath := func(a, b File) int { return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Abs, b.Abs)) }
+	byPath := func(a, b File) int { return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.disk, b.disk)) }
 	slices.SortFunc(w.notes, byPath)
 	slices.SortFunc(w.atts, byPath)
 	w.notes, w.atts = w.unique(w.notes), w.unique(w.atts)
@@ -98,35 +106,40 @@ func (f *FS) WalkFolder(ctx context.Context, rel string) (notes, attachments []F
 	return w.notes, w.atts, w.warnings, nil
 }
 
-// dir reads one folder (in its own goroutine).
-func (w *walker) dir(p string) {
+// dir reads one folder (in its own goroutine); disk is its vault-relative
+// path as named on disk, slash-separated.
+func (w *walker) dir(disk string) {
 	w.sem <- struct{}{}
 	if w.ctx.Err() != nil {
 		<-w.sem
 		w.wg.Done()
 		return
 	}
-	entries, err := w.fs.ReadDir(filepath.ToSlash(relTo(w.root, p)))
+	entries, err := w.fs.ReadDir(disk)
 	if err != nil {
-		w.warn(relPath(w.root, p), "unreadable: "+unwrapPathError(err).Error())
+		w.warn(nfc(disk), "unreadable: "+unwrapPathError(err).Error())
 	}
-	w.entries(p, entries) // whatever was read before an error still counts
+	w.entries(disk, entries) // whatever was read before an error still counts
 }
 
-// entries handles a folder's entries; it releases the folder's slot.
-func (w *walker) entries(dir string, entries []fs.DirEntry) {
+// entries handles the entries of the folder at disk ("" for the root);
+// it releases the folder's slot. Paths are joined by hand, not with
+// filepath, because a rescan does this for every file of the vault.
+func (w *walker) entries(disk string, entries []fs.DirEntry) {
 	defer w.wg.Done()
 	var files, atts []File
 	for _, d := range entries {
-		p := filepath.Join(dir, d.Name())
-		rel := relPath(w.root, p)
+		p := d.Name()
+		if disk != "" {
+			p = disk + "/" + p
+		}
 		switch {
 		case Skipped(d.Name()):
 		case d.Type()&fs.ModeSymlink != 0:
 			// Never followed: a target outside the vault is off limits,
 			// one inside is walked at its own path anyway.
-			if problem := w.fs.symlinkProblem(filepath.ToSlash(relTo(w.root, p))); problem != "" {
-				w.warn(rel, problem)
+			if problem := w.fs.symlinkProblem(p); problem != "" {
+				w.warn(nfc(p), problem)
 			}
 		case d.IsDir():
 			w.wg.Add(1)
@@ -134,10 +147,10 @@ func (w *walker) entries(dir string, entries []fs.DirEntry) {
 		case d.Type().IsRegular():
 			info, err := d.Info()
 			if err != nil {
-				w.warn(rel, "unreadable: "+unwrapPathError(err).Error())
+				w.warn(nfc(p), "unreadable: "+unwrapPathError(err).Error())
 				continue
 			}
-			f := File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime(), fs: w.fs, disk: filepath.ToSlash(relTo(w.root, p))}
+			f := File{Path: nfc(p), Size: info.Size(), ModTime: info.ModTime(), fs: w.fs, disk: p}
 			if IsNote(p) {
 				files = append(files, f)
 			} else {
@@ -160,7 +173,7 @@ func (w *walker) unique(files []File) []File {
 		if a.Path != b.Path {
 			return false
 		}
-		w.warnings = append(w.warnings, Warning{Path: b.Path, Message: fmt.Sprintf("%s has the same name as %s in another Unicode form; skipped", b.Abs, a.Abs)})
+		w.warnings = append(w.warnings, Warning{Path: b.Path, Message: fmt.Sprintf("%s has the same name as %s in another Unicode form; skipped", b.Abs(), a.Abs())})
 		return true
 	})
 }
@@ -209,12 +222,4 @@ func relTo(root, p string) string {
 		return p
 	}
 	return rel
-}
-
-func relPath(root, p string) string {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return filepath.ToSlash(p)
-	}
-	return nfc(filepath.ToSlash(rel))
 }
