@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -97,7 +98,7 @@ func countText(s string) packCount {
 		switch {
 		case unicode.IsSpace(r):
 			inWord = false
-		case isCJK(r):
+		case analysis.IsCJK(r):
 			c.words++
 			inWord = false
 		case !inWord:
@@ -106,11 +107,6 @@ func countText(s string) packCount {
 		}
 	}
 	return c
-}
-
-func isCJK(r rune) bool {
-	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
 }
 
 // packTokens is the token estimate of s.

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -197,7 +198,7 @@ func countWords(s string) int {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+		case analysis.IsCJK(r) && !unicode.Is(unicode.Hangul, r): // Korean puts spaces between words
 			n++
 			inWord = false
 		case unicode.IsSpace(r):
