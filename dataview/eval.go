@@ -63,10 +63,10 @@ func (ev *evaluator) page(i int) *pageObj {
 
 // pageOfLink returns the page a (resolved) link points to, or nil.
 func (ev *evaluator) pageOfLink(l Link) *pageObj {
-	i, ok := ev.snap.Index(l.Path)
+	i, ok := ev.snap.NoteID(l.Path)
 	if !ok {
 		if k, p := ev.snap.Resolve(l.Path, ""); k == vault.LinkNote {
-			i, ok = ev.snap.Index(p)
+			i, ok = ev.snap.NoteID(p)
 		}
 	}
 	if !ok || !ev.isPage(i) {

@@ -217,7 +217,7 @@ func (r *runner) link(x *linkSource) ([]bool, error) {
 	set := make([]bool, len(snap.Notes))
 	kind, p := snap.Resolve(x.target, "")
 	if x.outgoing {
-		idx, ok := snap.Index(p)
+		idx, ok := snap.NoteID(p)
 		if kind != vault.LinkNote || !ok {
 			return nil, newError(r.q.Text, x.pos, false, "outgoing([[%s]]): no such note in the vault", x.target)
 		}
@@ -231,7 +231,7 @@ func (r *runner) link(x *linkSource) ([]bool, error) {
 	var edges []graph.Edge
 	switch kind {
 	case vault.LinkNote:
-		idx, _ := snap.Index(p)
+		idx, _ := snap.NoteID(p)
 		edges = g.Backlinks(idx)
 	case vault.LinkAttachment:
 		edges = g.AttachmentBacklinks(p)

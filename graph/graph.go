@@ -75,14 +75,14 @@ func edgesOf(s *vault.Snapshot, from int) noteEdges {
 	for li, l := range s.Notes[from].Links {
 		switch l.Kind {
 		case vault.LinkNote:
-			to, ok := s.IndexExact(l.Resolved)
+			to, ok := s.NoteIDExact(l.Resolved)
 			if !ok || to == from {
 				continue // same-note links are not graph edges
 			}
 			ne.out = append(ne.out, Edge{From: from, To: to, Link: li})
 			ne.targets = append(ne.targets, to)
 		case vault.LinkAttachment:
-			to, isDoc := s.IndexExact(l.Resolved) // a PDF indexed as a document
+			to, isDoc := s.NoteIDExact(l.Resolved) // a PDF indexed as a document
 			if !isDoc {
 				to = -1
 			}

@@ -34,7 +34,7 @@ func testGraph(t testing.TB) *Graph {
 
 func id(t *testing.T, g *Graph, path string) int {
 	t.Helper()
-	i, ok := g.Snapshot().Index(path)
+	i, ok := g.Snapshot().NoteID(path)
 	if !ok {
 		t.Fatalf("no note %q in the fixture", path)
 	}

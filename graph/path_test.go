@@ -92,8 +92,8 @@ func TestShortestPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := handGraph(t, tt.spec...)
-			from, _ := g.snap.Index(tt.from)
-			to, _ := g.snap.Index(tt.to)
+			from, _ := g.snap.NoteID(tt.from)
+			to, _ := g.snap.NoteID(tt.to)
 			opt := tt.opt
 			opt.FollowEmbeds = !tt.skip
 			res := NewPathFinder(g).ShortestPaths(from, to, opt)
@@ -107,8 +107,8 @@ func TestShortestPaths(t *testing.T) {
 func TestShortestPathsBounds(t *testing.T) {
 	g := handGraph(t, "A: B, C, D, E, F", "B:", "C:", "D:", "E:", "F: G", "G:")
 	p := NewPathFinder(g)
-	a, _ := g.snap.Index("A")
-	gID, _ := g.snap.Index("G")
+	a, _ := g.snap.NoteID("A")
+	gID, _ := g.snap.NoteID("G")
 	res := p.ShortestPaths(a, gID, PathOptions{MaxVisited: 3, FollowEmbeds: true})
 	if !res.Truncated || res.Hops != -1 {
 		t.Fatalf("visit cap: %+v", res)
@@ -131,7 +131,7 @@ func TestShortestPathsBounds(t *testing.T) {
 func TestShortestPathsReuseScratch(t *testing.T) {
 	g := handGraph(t, "A: B", "B: C", "C: D", "D:", "X: Y", "Y:")
 	p := NewPathFinder(g)
-	id := func(s string) int { i, _ := g.snap.Index(s); return i }
+	id := func(s string) int { i, _ := g.snap.NoteID(s); return i }
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
@@ -162,7 +162,7 @@ func TestScratchGenerationWrap(t *testing.T) {
 
 func TestLinkBetween(t *testing.T) {
 	g := handGraph(t, "A: !B, B", "C: B", "B:")
-	id := func(s string) int { i, _ := g.snap.Index(s); return i }
+	id := func(s string) int { i, _ := g.snap.NoteID(s); return i }
 	raw := func(e Edge) string { return g.snap.Notes[e.From].Links[e.Link].Raw }
 	if e, back, ok := g.LinkBetween(id("A"), id("B"), false, true); !ok || back || raw(e) != "![[B]]" {
 		t.Errorf("with embeds: %q back=%v ok=%v", raw(e), back, ok)

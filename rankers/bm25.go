@@ -67,7 +67,7 @@ func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, i
 	rows := 0
 	err := b.ix.Search(ctx, req.Query, bound, func(h index.Hit) bool {
 		rows++
-		note, ok := b.snap.IndexExact(h.Path)
+		note, ok := b.snap.NoteIDExact(h.Path)
 		if ok && req.Allow != nil && !req.Allow(note) {
 			return true // filtered
 		}

@@ -58,7 +58,7 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	}
 	e := &Embeddings{model: model, alias: alias, dim: dim, nNotes: len(snap.Notes)}
 	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
-		note, ok := snap.IndexExact(ref.Path)
+		note, ok := snap.NoteIDExact(ref.Path)
 		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != dim {
 			return nil
 		}
@@ -256,7 +256,7 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 		return u, nil
 	}
 	err := ix.EachVectorOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
-		note, ok := snap.IndexExact(ref.Path)
+		note, ok := snap.NoteIDExact(ref.Path)
 		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != e.dim {
 			return nil
 		}

@@ -58,7 +58,7 @@ func (e *Engine) resolveChunk(id string) (note, index int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	note, ok := e.snap.IndexExact(p.path)
+	note, ok := e.snap.NoteIDExact(p.path)
 	if !ok {
 		return 0, 0, invalid("chunk_id %s names a note that is not in the vault (renamed or deleted?); search again", quoted(id))
 	}

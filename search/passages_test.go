@@ -233,7 +233,7 @@ func TestChunkIDsStableAcrossRestartsAndOtherEdits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		i, _ := e.Snapshot().IndexExact(path)
+		i, _ := e.Snapshot().NoteIDExact(path)
 		var out []string
 		for _, c := range e.Chunks(i) {
 			out = append(out, ChunkID(e.Snapshot().Notes[i], c))
@@ -298,7 +298,7 @@ func TestChunkIDsStableAcrossRestartsAndOtherEdits(t *testing.T) {
 func TestGetChunk(t *testing.T) {
 	e, dir := passageEngine(t)
 	ctx := context.Background()
-	i, _ := e.Snapshot().IndexExact(offsetsNote)
+	i, _ := e.Snapshot().NoteIDExact(offsetsNote)
 	n, chunks := e.Snapshot().Notes[i], e.Chunks(i)
 	raw, err := os.ReadFile(filepath.Join(dir, n.Path))
 	if err != nil {
@@ -409,7 +409,7 @@ func TestSharedRareTagRelates(t *testing.T) {
 // long line is cut into pieces), on CRLF, CJK and NFD lines.
 func TestOffsetMidLine(t *testing.T) {
 	e, dir := passageEngine(t)
-	i, _ := e.Snapshot().IndexExact(offsetsNote)
+	i, _ := e.Snapshot().NoteIDExact(offsetsNote)
 	n := e.Snapshot().Notes[i]
 	raw, err := os.ReadFile(filepath.Join(dir, offsetsNote))
 	if err != nil {

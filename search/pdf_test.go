@@ -32,7 +32,7 @@ func TestPDFHits(t *testing.T) {
 		}
 	}
 	// A markdown note linking the PDF links a document now.
-	p, _ := snap.Index("Attachments/paper.pdf")
+	p, _ := snap.NoteID("Attachments/paper.pdf")
 	if e.Graph().InDegree(p) != 2 {
 		t.Fatalf("paper.pdf in-degree %d, want 2 (Wikilinks and Embeds)", e.Graph().InDegree(p))
 	}

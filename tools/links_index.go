@@ -152,7 +152,7 @@ func noteID(snap *vault.Snapshot, p, title string, notFound func(ref string) err
 		return 0, errors.New("give path or title, not both")
 	case p != "":
 		if clean, ok := vault.CleanRelPath(p); ok {
-			if id, ok := snap.Index(clean); ok {
+			if id, ok := snap.NoteID(clean); ok {
 				return id, nil
 			}
 		}
@@ -174,12 +174,12 @@ func lookupNote(snap *vault.Snapshot, ref string) (int, bool) {
 		return 0, false
 	}
 	if clean, ok := vault.CleanRelPath(ref); ok {
-		if id, ok := snap.Index(clean); ok {
+		if id, ok := snap.NoteID(clean); ok {
 			return id, true
 		}
 	}
 	if n := snap.Lookup(ref); n != nil {
-		return snap.Index(n.Path)
+		return snap.NoteID(n.Path)
 	}
 	return 0, false
 }

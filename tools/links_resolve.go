@@ -79,7 +79,7 @@ func (ix *linkIndex) resolveFrom(ref string) (string, error) {
 	if !ok {
 		return "", errNotFound(ref, nil)
 	}
-	if id, ok := ix.snap.Index(clean); ok {
+	if id, ok := ix.snap.NoteID(clean); ok {
 		return ix.snap.Notes[id].Path, nil
 	}
 	if id, ok := ix.lookup(ref); ok {

@@ -14,7 +14,7 @@ import (
 // re-sorted and stored Link.Resolved values still describe the original
 // snapshot. The receiver is not modified.
 func (s *Snapshot) Moved(from, to string) (*Snapshot, error) {
-	i, ok := s.Index(from)
+	i, ok := s.NoteID(from)
 	if !ok || s.Notes[i].Kind != KindMarkdown {
 		return nil, fmt.Errorf("no note at %q", from)
 	}

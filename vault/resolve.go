@@ -16,7 +16,7 @@ import (
 func (s *Snapshot) Resolve(target, from string) (LinkKind, string) {
 	t := strings.TrimPrefix(strings.ReplaceAll(nfc(strings.TrimSpace(target)), `\`, "/"), "/")
 	if t == "" {
-		if i, ok := s.Index(from); ok {
+		if i, ok := s.NoteID(from); ok {
 			return LinkNote, s.Notes[i].Path
 		}
 		return LinkUnresolved, ""

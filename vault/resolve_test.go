@@ -241,7 +241,7 @@ func TestSnapshotIndex(t *testing.T) {
 		got := ""
 		if n != nil {
 			got = n.Path
-			if i, ok := s.Index(tt.in); !ok || s.Notes[i] != n {
+			if i, ok := s.NoteID(tt.in); !ok || s.Notes[i] != n {
 				t.Errorf("Index(%q) = %d, %v; disagrees with Note", tt.in, i, ok)
 			}
 		}

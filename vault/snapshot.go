@@ -83,24 +83,24 @@ func indexed(root string, notes []*Note, atts []Attachment, warnings []Warning) 
 // noteKey is the lookup key of a note path: lower case, without ".md".
 func noteKey(p string) string { return strings.TrimSuffix(strings.ToLower(p), ".md") }
 
-// Index returns the id of the note at a vault-relative path (".md"
+// NoteID returns the id of the note at a vault-relative path (".md"
 // optional, case-insensitive).
-func (s *Snapshot) Index(p string) (int, bool) {
+func (s *Snapshot) NoteID(p string) (int, bool) {
 	i, ok := s.byPath[noteKey(nfc(strings.TrimPrefix(p, "/")))]
 	return i, ok
 }
 
-// IndexExact returns the id of the note whose Path is exactly p: for
+// NoteIDExact returns the id of the note whose Path is exactly p: for
 // paths that came from the vault itself (an index row, a resolved link),
-// where the forgiving Index could confuse "Note.md" with "note.md".
-func (s *Snapshot) IndexExact(p string) (int, bool) {
+// where the forgiving NoteID could confuse "Note.md" with "note.md".
+func (s *Snapshot) NoteIDExact(p string) (int, bool) {
 	i, ok := s.byExact[p]
 	return i, ok
 }
 
 // Note returns the note at a vault-relative path, or nil.
 func (s *Snapshot) Note(p string) *Note {
-	if i, ok := s.Index(p); ok {
+	if i, ok := s.NoteID(p); ok {
 		return s.Notes[i]
 	}
 	return nil

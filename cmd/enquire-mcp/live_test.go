@@ -81,7 +81,7 @@ func (lv *liveVault) settle(t *testing.T, root string, n int) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
-		if _, ok := lv.engine().Snapshot().IndexExact(name); ok {
+		if _, ok := lv.engine().Snapshot().NoteIDExact(name); ok {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -225,7 +225,7 @@ func TestLiveStormWhileSearching(t *testing.T) {
 func consistent(e *search.Engine, res *search.Result) error {
 	snap := e.Snapshot()
 	for _, h := range res.Hits {
-		i, ok := snap.IndexExact(h.Path)
+		i, ok := snap.NoteIDExact(h.Path)
 		if !ok || i != h.Note {
 			return fmt.Errorf("hit %s (note %d) is not in the snapshot that answered", h.Path, h.Note)
 		}

@@ -134,7 +134,7 @@ func snapshotDiff(a, b *vault.Snapshot) string {
 }
 
 func pathDiff(a, b *vault.Snapshot) string {
-	in := func(s *vault.Snapshot, p string) bool { _, ok := s.IndexExact(p); return ok }
+	in := func(s *vault.Snapshot, p string) bool { _, ok := s.NoteIDExact(p); return ok }
 	var out []string
 	for _, n := range a.Notes {
 		if !in(b, n.Path) {
