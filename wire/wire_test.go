@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"testing"
@@ -72,6 +73,11 @@ func TestDamage(t *testing.T) {
 		{"nat out of range", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Nat() }},
 		{"left over", []byte{1, 2}, func(r *wire.Reader) { r.Uint() }},
 		{"failed check", []byte{1}, func(r *wire.Reader) { r.Uint(); r.Check(false, "invariant") }},
+		{"padding count too large", []byte{8, 0, 0, 0, 0, 0, 0, 0, 0}, func(r *wire.Reader) { r.Pad(8) }},
+		{"padding not zero", []byte{2, 0, 1}, func(r *wire.Reader) { r.Pad(8) }},
+		{"padding truncated", []byte{3, 0}, func(r *wire.Reader) { r.Pad(8) }},
+		{"raw beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Raw(3) }},
+		{"section beyond data", []byte{9, 0, 1}, func(r *wire.Reader) { r.Section() }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -84,5 +90,28 @@ func TestDamage(t *testing.T) {
 				t.Fatal("reads after an error returned data")
 			}
 		})
+	}
+}
+
+// TestSectionAligned: a section starts at a multiple of 8 bytes into the
+// buffer, whatever came before it, and reads back whole.
+func TestSectionAligned(t *testing.T) {
+	for before := range 20 {
+		w := &wire.Writer{Buf: make([]byte, before)}
+		w.Section([]byte("records"))
+		w.Section(nil)
+		r := wire.NewReader(w.Buf)
+		r.Raw(before)
+		if got := r.Section(); string(got) != "records" {
+			t.Fatalf("after %d bytes: got %q", before, got)
+		} else if start := bytes.Index(w.Buf, got); &got[0] != &w.Buf[start] || start%8 != 0 {
+			t.Fatalf("after %d bytes: section at %d, not aligned or not shared", before, start)
+		}
+		if got := r.Section(); got != nil {
+			t.Fatalf("empty section read as %q", got)
+		}
+		if err := r.Done(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
