@@ -4,7 +4,9 @@
 // start to the first obsidian_search answered, then sampled queries are
 // timed and the peak RSS read. Each binary has its own index file (built
 // with its own `index`, so that its engine state is saved), or reuses
-// one given with -index-a / -index-b (e.g. with embeddings built).
+// one given with -index-a / -index-b (e.g. with embeddings built). With
+// -cold the engine state is deleted before each start (a start from the
+// files, which saves the state again when it stops).
 //
 //	go run ./bench/startbench -vault DIR -a NEW -b OLD [-rounds 7] [-queries 200]
 //
@@ -13,7 +15,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"io/fs"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/bench/queries"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -37,6 +42,7 @@ func main() {
 	flag.StringVar(&c.ix[1], "index-b", "", "index file of B to reuse")
 	flag.IntVar(&c.rounds, "rounds", 7, "starts per binary")
 	flag.IntVar(&c.queries, "queries", 0, "sampled queries timed after each start (0: none)")
+	flag.BoolVar(&c.cold, "cold", false, "delete the engine state before each start: time starts from the files")
 	flag.Parse()
 	if c.vault == "" || c.bin[0] == "" {
 		flag.Usage()
@@ -52,6 +58,7 @@ type config struct {
 	vault, tmp      string
 	bin, ix         [2]string
 	rounds, queries int
+	cold            bool
 }
 
 // sample is one start of one binary.
@@ -87,10 +94,15 @@ func run(ctx context.Context, c config) error {
 		}
 		qs = queries.FromVault(snap, c.queries)
 	}
-	fmt.Printf("vault %s, %s, %d rounds, %d queries per start\n\n", c.vault, time.Now().UTC().Format(time.RFC3339), c.rounds, len(qs))
+	fmt.Printf("vault %s, %s, %d rounds, %d queries per start, cold %t\n\n", c.vault, time.Now().UTC().Format(time.RFC3339), c.rounds, len(qs), c.cold)
 	got := make([][]sample, n)
 	for r := range c.rounds {
 		for i := range n {
+			if c.cold {
+				if err := os.Remove(index.StatePath(c.ix[i])); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+			}
 			s, err := once(ctx, c.bin[i], c.vault, c.ix[i], qs)
 			if err != nil {
 				return fmt.Errorf("%s round %d: %w", c.bin[i], r, err)
