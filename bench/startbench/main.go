@@ -81,7 +81,7 @@ func run(ctx context.Context, c config) error {
 	}
 	for i := range n {
 		if c.ix[i] == "" {
-			if c.ix[i], err = index(c.bin[i], c.vault, filepath.Join(tmp, fmt.Sprintf("%c.db", 'a'+i))); err != nil {
+			if c.ix[i], err = buildIndex(c.bin[i], c.vault, filepath.Join(tmp, fmt.Sprintf("%c.db", 'a'+i))); err != nil {
 				return err
 			}
 		}
@@ -118,8 +118,8 @@ func run(ctx context.Context, c config) error {
 	return nil
 }
 
-// index builds the index (and the engine state) of bin at ix.
-func index(bin, root, ix string) (string, error) {
+// buildIndex builds the index (and the engine state) of bin at ix.
+func buildIndex(bin, root, ix string) (string, error) {
 	if out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ix).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%s index: %v\n%s", bin, err, out)
 	}
