@@ -29,12 +29,18 @@ func TestReadFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ReadFile(filepath.Join(dir, tt.name))
+			got, evict, err := ReadFile(filepath.Join(dir, tt.name))
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
 			if !bytes.Equal(got, tt.want) {
 				t.Fatalf("got %d bytes, want %d", len(got), len(tt.want))
+			}
+			if err == nil {
+				evict() // the pages are read again when touched
+				if !bytes.Equal(got, tt.want) {
+					t.Fatalf("after evict: got %d bytes, want %d", len(got), len(tt.want))
+				}
 			}
 		})
 	}
@@ -49,7 +55,7 @@ func TestReadFileSurvivesReplace(t *testing.T) {
 	if err := os.WriteFile(p, old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadFile(p)
+	got, evict, err := ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,5 +68,9 @@ func TestReadFileSurvivesReplace(t *testing.T) {
 	}
 	if !bytes.Equal(got, old) {
 		t.Fatal("bytes changed after the file was replaced")
+	}
+	evict() // dropped pages come back from the replaced (old) file
+	if !bytes.Equal(got, old) {
+		t.Fatal("bytes changed after the file was replaced and the pages evicted")
 	}
 }

@@ -75,7 +75,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
 	return func(ctx context.Context) restored {
 		r := restored{path: path}
-		data, err := wire.ReadFile(path) // mapped: the engine's strings point into it
+		data, evict, err := wire.ReadFile(path) // mapped: the engine's strings point into it
 		if err != nil {
 			r.err = errNoState
 			return r
@@ -83,6 +83,9 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 		walked := make(chan walkResult, 1)
 		go func() { walked <- walkVault(ctx, root) }() // on the other core, meanwhile
 		r.saved, r.err = search.RestoreState(ctx, data, key, root, filter, an, bare)
+		// Decoding touched every page; searches touch few (the hits' text,
+		// the query terms' postings): let the page cache hold the rest.
+		evict()
 		if r.walk = <-walked; r.err == nil {
 			r.err = r.walk.err
 		}
