@@ -65,7 +65,10 @@ type config struct {
 type sample struct {
 	ready time.Duration
 	lat   []time.Duration
-	rssKB int
+	rssKB int // peak (VmHWM)
+	// nowKB and fileKB are the RSS after the queries, and its part that
+	// maps files (the binary, the engine state).
+	nowKB, fileKB int
 }
 
 func run(ctx context.Context, c config) error {
@@ -110,8 +113,8 @@ func run(ctx context.Context, c config) error {
 			got[i] = append(got[i], s)
 		}
 	}
-	fmt.Println("| binary | ready median (all) | peak RSS median | search p50 / p99 (all starts) |")
-	fmt.Println("|---|---|---|---|")
+	fmt.Println("| binary | ready median (all) | peak RSS median | RSS after the queries | search p50 / p99 (all starts) |")
+	fmt.Println("|---|---|---|---|---|")
 	for i := range n {
 		report(c.bin[i], got[i])
 	}
@@ -149,8 +152,12 @@ func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error
 		}
 		s.lat = append(s.lat, time.Since(t))
 	}
-	s.rssKB, err = peakRSS(cmd.Process.Pid)
-	return s, err
+	for field, dst := range map[string]*int{"VmHWM:": &s.rssKB, "VmRSS:": &s.nowKB, "RssFile:": &s.fileKB} {
+		if *dst, err = status(cmd.Process.Pid, field); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
 }
 
 func search(ctx context.Context, cs *mcp.ClientSession, q string) error {
@@ -164,37 +171,42 @@ func search(ctx context.Context, cs *mcp.ClientSession, q string) error {
 	return nil
 }
 
-func peakRSS(pid int) (int, error) {
+// status reads a field of /proc/PID/status, in kB.
+func status(pid int, field string) (int, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(l, field); ok {
 			var kb int
 			_, err := fmt.Sscanf(rest, "%d", &kb)
 			return kb, err
 		}
 	}
-	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }
 
 func report(bin string, ss []sample) {
 	var ready, lat []time.Duration
-	var rss []int
+	var rss, now, file []int
 	for _, s := range ss {
 		ready, rss, lat = append(ready, s.ready), append(rss, s.rssKB), append(lat, s.lat...)
+		now, file = append(now, s.nowKB), append(file, s.fileKB)
 	}
 	all := make([]string, len(ready))
 	for i, d := range ready {
 		all[i] = fmt.Sprintf("%.0f", ms(d))
 	}
 	slices.Sort(rss)
+	slices.Sort(now)
+	slices.Sort(file)
 	q := "—"
 	if len(lat) > 0 {
 		q = fmt.Sprintf("%.1f / %.1f ms (%d)", ms(pct(lat, 50)), ms(pct(lat, 99)), len(lat))
 	}
-	fmt.Printf("| %s | %.0f ms (%s) | %d MB | %s |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "), rss[len(rss)/2]/1024, q)
+	fmt.Printf("| %s | %.0f ms (%s) | %d MB | %d MB (%d MB of files) | %s |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "),
+		rss[len(rss)/2]/1024, now[len(now)/2]/1024, file[len(file)/2]/1024, q)
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {
