@@ -64,6 +64,10 @@ type restored struct {
 	saved *search.Engine
 	walk  walkResult
 	err   error // why there is no usable state
+	// evict drops the state file's pages from memory (nil without one):
+	// the start touches them all, searches few (the hits' text, the
+	// query terms' postings), so the page cache holds the rest.
+	evict func()
 }
 
 // restorer returns the reading of the state file at path, with the vault
@@ -83,9 +87,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 		walked := make(chan walkResult, 1)
 		go func() { walked <- walkVault(ctx, root) }() // on the other core, meanwhile
 		r.saved, r.err = search.RestoreState(ctx, data, key, root, filter, an, bare)
-		// Decoding touched every page; searches touch few (the hits' text,
-		// the query terms' postings): let the page cache hold the rest.
-		evict()
+		r.evict = evict
 		if r.walk = <-walked; r.err == nil {
 			r.err = r.walk.err
 		}
