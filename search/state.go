@@ -18,7 +18,7 @@ import (
 // stateMagic opens every state file; stateVersion changes with its layout.
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 3 // 2: fixed-width postings, aligned sections; 3: link resolutions stored
+	stateVersion = 4 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes
 )
 
 // ErrStateMismatch says that a state was made for another key (another

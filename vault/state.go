@@ -20,6 +20,12 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 			return fmt.Errorf("note %s: %w", n.Path, err)
 		}
 	}
+	// The bodies follow the notes, together: what a start reads of every
+	// note (paths, sizes, hashes, links) then fills few pages of memory,
+	// and the text stays in the file until a search shows it.
+	for _, n := range s.Notes {
+		w.Buf = append(w.Buf, n.Body...)
+	}
 	w.Len(len(s.Attachments))
 	for _, a := range s.Attachments {
 		w.Text(a.Path)
@@ -52,8 +58,13 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) {
 	notes := make([]*Note, r.Len(8))
 	var targets []linkTarget
+	bodyLens := make([]int, len(notes))
 	for i := range notes {
 		notes[i], targets = decodeNote(r, targets)
+		bodyLens[i] = r.Nat()
+	}
+	for i, n := range notes {
+		n.Body = r.Fixed(bodyLens[i]) // not touched: it stays in the file
 	}
 	atts := make([]Attachment, r.Len(3))
 	for i := range atts {
@@ -131,7 +142,6 @@ func encodeNote(w *wire.Writer, n *Note, s *Snapshot) error {
 		w.Len(l.Line)
 		encodeResolution(w, l, s)
 	}
-	w.Text(n.Body)
 	w.Len(n.BodyLine)
 	w.Len(len(n.Pages))
 	for _, p := range n.Pages {
@@ -143,6 +153,7 @@ func encodeNote(w *wire.Writer, n *Note, s *Snapshot) error {
 	w.Time(n.ModTime)
 	w.Text(n.Hash)
 	w.Text(n.OCRKey)
+	w.Len(len(n.Body)) // the text itself comes after every note
 	return nil
 }
 
@@ -176,7 +187,6 @@ func decodeNote(r *wire.Reader, targets []linkTarget) (*Note, []linkTarget) {
 			targets = decodeResolution(r, &n.Links[i], targets)
 		}
 	}
-	n.Body = r.Text()
 	n.BodyLine = r.Nat()
 	if k := r.Len(3); k > 0 {
 		n.Pages = make([]Page, k)

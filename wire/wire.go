@@ -164,6 +164,21 @@ func (r *Reader) Text() string {
 	return s
 }
 
+// Fixed reads n bytes as a string, sharing the buffer's memory without
+// reading it (a length written elsewhere, see Writer.Len).
+func (r *Reader) Fixed(n int) string {
+	if r.err != nil || n == 0 {
+		return ""
+	}
+	if n < 0 || n > len(r.buf)-r.off {
+		r.fail("string of %d bytes, %d left", n, len(r.buf)-r.off)
+		return ""
+	}
+	s := unsafe.String(&r.buf[r.off], n)
+	r.off += n
+	return s
+}
+
 // Strings reads a counted list of strings (nil when empty).
 func (r *Reader) Strings() []string {
 	n := r.Len(1)

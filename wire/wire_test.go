@@ -25,6 +25,7 @@ func TestRoundTrip(t *testing.T) {
 	w.Len(2)
 	w.Buf = append(w.Buf, 7, 8)
 	w.Len(9)
+	w.Buf = append(w.Buf, "fixed"...)
 
 	r := wire.NewReader(w.Buf)
 	checks := []struct {
@@ -42,6 +43,7 @@ func TestRoundTrip(t *testing.T) {
 		{"time", r.Time().Equal(when), true},
 		{"bytes", string(r.Bytes()), "\x07\x08"},
 		{"index", r.Index(10), 9},
+		{"fixed", r.Fixed(5), "fixed"},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -77,6 +79,7 @@ func TestDamage(t *testing.T) {
 		{"padding not zero", []byte{2, 0, 1}, func(r *wire.Reader) { r.Pad(8) }},
 		{"padding truncated", []byte{3, 0}, func(r *wire.Reader) { r.Pad(8) }},
 		{"raw beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Raw(3) }},
+		{"fixed string beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Fixed(3) }},
 		{"section beyond data", []byte{9, 0, 1}, func(r *wire.Reader) { r.Section() }},
 	}
 	for _, c := range cases {

@@ -87,6 +87,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 		walked := make(chan walkResult, 1)
 		go func() { walked <- walkVault(ctx, root) }() // on the other core, meanwhile
 		r.saved, r.err = search.RestoreState(ctx, data, key, root, filter, an, bare)
+		evict() // now, before the catch-up's memory peak; and once more after it
 		r.evict = evict
 		if r.walk = <-walked; r.err == nil {
 			r.err = r.walk.err
