@@ -135,7 +135,9 @@ func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error
 	cmd := exec.Command(bin, "serve", "--vault", root, "--persistent-index", "--index-file", ix) // watch on, as livebench
 	t := time.Now()
 	client := mcp.NewClient(&mcp.Implementation{Name: "startbench", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	// Time to exit: at 107k notes, saving the engine state on the way out
+	// takes longer than the default 5 s before SIGTERM.
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Minute}, nil)
 	if err != nil {
 		return sample{}, err
 	}
