@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
@@ -57,6 +58,13 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 		return nil, fmt.Errorf("%w: the index holds %s (%d dims), the loaded model is %s", ErrModelMismatch, id, dim, model.ID())
 	}
 	e := &Embeddings{model: model, alias: alias, dim: dim, nNotes: len(snap.Notes)}
+	// At most one vector per chunk: sized once, not grown by doubling (at
+	// 100k notes that growth copied several times the final array).
+	rows := 0
+	for i := range snap.Notes {
+		rows += chunks(i)
+	}
+	e.vecs, e.notes, e.chunks = make([]float32, 0, rows*dim), make([]int32, 0, rows), make([]int32, 0, rows)
 	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
 		note, ok := snap.NoteIDExact(ref.Path)
 		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != dim {
@@ -71,6 +79,9 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(e.notes) < rows-rows/8 { // many chunks without a vector: give the rest back
+		e.vecs, e.notes, e.chunks = slices.Clone(e.vecs), slices.Clone(e.notes), slices.Clone(e.chunks)
 	}
 	return e, nil
 }

@@ -1,8 +1,11 @@
 package rankers
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"sync"
+	"unsafe"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/wire"
@@ -23,21 +26,7 @@ func (t *TFIDF) EncodeState(w *wire.Writer) {
 	}
 	w.Strings(terms)
 	for _, lists := range []postingLists{t.notes, t.chunks} {
-		total := 0
-		for id := range t.dict.n {
-			total += len(lists.get(id))
-		}
-		w.Len(total)
-		for id := range t.dict.n {
-			ps := lists.get(id)
-			w.Len(len(ps))
-			prev := uint32(0)
-			for _, p := range ps {
-				w.Uint(uint64(p.doc - prev))
-				w.Float32(p.tf)
-				prev = p.doc
-			}
-		}
+		encodeLists(w, lists, t.dict.n)
 	}
 	w.Len(len(t.noteDocs))
 	for _, d := range t.noteDocs {
@@ -107,33 +96,89 @@ func decodeSums(r *wire.Reader) normSums {
 	return normSums{r.Float64(), r.Float64(), r.Float64()}
 }
 
-// decodeLists reads n posting lists into one backing array; each list's
-// capacity is its length, so an update's rewrite never writes into a
-// neighbour.
+// encodeLists appends the posting lists of terms 0..n-1: their lengths,
+// then every posting as a fixed-width record (slot, then tf: little-endian
+// uint32 and float32), aligned so that decodeLists can use them in place.
+func encodeLists(w *wire.Writer, lists postingLists, n uint32) {
+	total := 0
+	for id := range n {
+		total += len(lists.get(id))
+	}
+	w.Len(total)
+	for id := range n {
+		w.Len(len(lists.get(id)))
+	}
+	w.Pad(postingSize)
+	for id := range n {
+		for _, p := range lists.get(id) {
+			w.Buf = binary.LittleEndian.AppendUint32(w.Buf, p.doc)
+			w.Buf = binary.LittleEndian.AppendUint32(w.Buf, math.Float32bits(p.tf))
+		}
+	}
+}
+
+// postingSize is the bytes of one posting record (and of a posting).
+const postingSize = 8
+
+// decodeLists reads n posting lists encodeLists wrote. The lists share
+// the reader's memory when its records are aligned for posting and the
+// machine is little-endian (no copy: a start maps the state file), else
+// they are copied; each list's capacity is its length, so an update
+// never writes into them (it makes new lists, see rewrite).
 func decodeLists(r *wire.Reader, n int) [][]posting {
+	total := r.Len(postingSize)
+	counts := make([]int, n)
+	sum := 0
+	for id := range counts {
+		counts[id] = r.Len(postingSize)
+		sum += counts[id]
+	}
+	r.Check(sum == total, "posting counts disagree")
+	r.Pad(postingSize)
+	all := postingsOf(r.Raw(total * postingSize))
 	lists := make([][]posting, n)
-	all := make([]posting, 0, r.Len(5))
-	for id := range lists {
-		k := r.Len(5)
+	if r.Err() != nil || len(all) != total {
+		return lists
+	}
+	start := 0
+	for id, k := range counts {
 		if k == 0 {
 			continue
 		}
-		start := len(all)
-		doc := uint64(0)
-		for j := range k {
-			d := min(r.Uint(), 1<<31)
-			doc += d
-			r.Check(doc < 1<<31 && (j == 0 || d > 0), "posting slots not increasing")
-			if len(all) == cap(all) {
-				r.Check(false, "more postings than counted")
+		ps := all[start : start+k : start+k]
+		for j := 1; j < k; j++ {
+			if ps[j].doc <= ps[j-1].doc {
+				r.Check(false, "posting slots not increasing")
 				return lists
 			}
-			all = append(all, posting{uint32(doc), r.Float32()})
 		}
-		lists[id] = all[start:len(all):len(all)]
+		lists[id] = ps
+		start += k
 	}
 	return lists
 }
+
+// postingsOf reads posting records: in place when b is aligned for
+// posting on a little-endian machine, else decoded into a new array.
+func postingsOf(b []byte) []posting {
+	n := len(b) / postingSize
+	if n == 0 {
+		return nil
+	}
+	if littleEndian() && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(posting{}) == 0 {
+		return unsafe.Slice((*posting)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]posting, n)
+	for i := range out {
+		rec := b[i*postingSize:]
+		out[i] = posting{binary.LittleEndian.Uint32(rec), math.Float32frombits(binary.LittleEndian.Uint32(rec[4:]))}
+	}
+	return out
+}
+
+// littleEndian says whether the machine stores a posting as its record
+// is encoded.
+func littleEndian() bool { return binary.NativeEndian.Uint16([]byte{1, 0}) == 1 }
 
 // checkState verifies the decoded slots against each other.
 func (t *TFIDF) checkState(lists [2][][]posting) error {

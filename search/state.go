@@ -18,7 +18,7 @@ import (
 // stateMagic opens every state file; stateVersion changes with its layout.
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 1
+	stateVersion = 4 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes
 )
 
 // ErrStateMismatch says that a state was made for another key (another
@@ -59,8 +59,7 @@ func (e *Engine) EncodeState(ctx context.Context, key string) ([]byte, error) {
 	tfidf := &wire.Writer{}
 	tf.EncodeState(tfidf)
 	for _, sec := range []*wire.Writer{notes, tfidf} {
-		w.Len(len(sec.Buf))
-		w.Buf = append(w.Buf, sec.Buf...)
+		w.Section(sec.Buf) // aligned, so that postings are read in place
 	}
 	w.Buf = binary.LittleEndian.AppendUint32(w.Buf, crc32.Checksum(w.Buf, crcTable))
 	return w.Buf, nil
@@ -83,11 +82,12 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(sum) {
 		return nil, fmt.Errorf("%w: checksum", wire.ErrCorrupt)
 	}
-	r := wire.NewReader(body[len(stateMagic):])
+	r := wire.NewReader(body) // from the start, so that its alignment is the file's
+	r.Raw(len(stateMagic))
 	if v, k := r.Uint(), r.Text(); r.Err() == nil && (v != stateVersion || k != key) {
 		return nil, ErrStateMismatch
 	}
-	notesSec, tfidfSec := r.Bytes(), r.Bytes()
+	notesSec, tfidfSec := r.Section(), r.Section()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("engine state: %w", err)
 	}

@@ -8,16 +8,23 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
-// EncodeState appends the snapshot to w: every note as parsed (links
-// unresolved: resolution is redone on decode, cheaply), the attachments,
+// EncodeState appends the snapshot to w: every note as parsed, with its
+// links' resolution (as the index of the note or attachment they resolve
+// to, so that a start need not resolve them again), the attachments,
 // the load's warnings and what the privacy rules hid. It fails on a
 // frontmatter value of a type YAML decoding never produces here.
 func (s *Snapshot) EncodeState(w *wire.Writer) error {
 	w.Len(len(s.Notes))
 	for _, n := range s.Notes {
-		if err := encodeNote(w, n); err != nil {
+		if err := encodeNote(w, n, s); err != nil {
 			return fmt.Errorf("note %s: %w", n.Path, err)
 		}
+	}
+	// The bodies follow the notes, together: what a start reads of every
+	// note (paths, sizes, hashes, links) then fills few pages of memory,
+	// and the text stays in the file until a search shows it.
+	for _, n := range s.Notes {
+		w.Buf = append(w.Buf, n.Body...)
 	}
 	w.Len(len(s.Attachments))
 	for _, a := range s.Attachments {
@@ -50,13 +57,23 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 // looked at: [Snapshot.Changed] tells what differs on disk now.
 func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) {
 	notes := make([]*Note, r.Len(8))
+	var targets []linkTarget
+	bodyLens := make([]int, len(notes))
 	for i := range notes {
-		notes[i] = decodeNote(r)
+		notes[i], targets = decodeNote(r, targets)
+		bodyLens[i] = r.Nat()
+	}
+	for i, n := range notes {
+		n.Body = r.Fixed(bodyLens[i]) // not touched: it stays in the file
 	}
 	atts := make([]Attachment, r.Len(3))
 	for i := range atts {
 		atts[i] = Attachment{Path: r.Text(), Size: r.Int(), ModTime: r.Time()}
 	}
+	for i := 1; i < len(atts); i++ {
+		r.Check(atts[i-1].Path < atts[i].Path, "attachments out of order")
+	}
+	resolveTargets(r, notes, atts, targets)
 	var warnings []Warning
 	for range r.Len(3) {
 		warnings = append(warnings, Warning{Path: r.Text(), Message: r.Text(), Retry: r.Bool()})
@@ -83,12 +100,12 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 			return nil, fmt.Errorf("%w: notes out of order at %q", wire.ErrCorrupt, notes[i].Path)
 		}
 	}
-	s := NewSnapshot(root, notes, atts, warnings)
+	s := indexed(root, notes, atts, warnings) // sorted, links resolved: as saved
 	s.Privacy = p
 	return s, nil
 }
 
-func encodeNote(w *wire.Writer, n *Note) error {
+func encodeNote(w *wire.Writer, n *Note, s *Snapshot) error {
 	w.Text(n.Path)
 	w.Text(n.Kind)
 	w.Text(n.Title)
@@ -123,8 +140,8 @@ func encodeNote(w *wire.Writer, n *Note) error {
 		w.Bool(l.Embed)
 		w.Bool(l.Markdown)
 		w.Len(l.Line)
+		encodeResolution(w, l, s)
 	}
-	w.Text(n.Body)
 	w.Len(n.BodyLine)
 	w.Len(len(n.Pages))
 	for _, p := range n.Pages {
@@ -136,10 +153,13 @@ func encodeNote(w *wire.Writer, n *Note) error {
 	w.Time(n.ModTime)
 	w.Text(n.Hash)
 	w.Text(n.OCRKey)
+	w.Len(len(n.Body)) // the text itself comes after every note
 	return nil
 }
 
-func decodeNote(r *wire.Reader) *Note {
+// decodeNote reads a note; its links' resolved targets are appended to
+// targets, for resolveTargets once every note is read.
+func decodeNote(r *wire.Reader, targets []linkTarget) (*Note, []linkTarget) {
 	n := &Note{Path: r.Text(), Kind: r.Text(), Title: r.Text(), Aliases: r.Strings(),
 		FrontmatterTags: r.Strings(), InlineTags: r.Strings(), Tags: r.Strings()}
 	if r.Bool() {
@@ -164,9 +184,9 @@ func decodeNote(r *wire.Reader) *Note {
 		for i := range n.Links {
 			n.Links[i] = Link{Raw: r.Text(), Target: r.Text(), Heading: r.Text(), Block: r.Text(),
 				Alias: r.Text(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat()}
+			targets = decodeResolution(r, &n.Links[i], targets)
 		}
 	}
-	n.Body = r.Text()
 	n.BodyLine = r.Nat()
 	if k := r.Len(3); k > 0 {
 		n.Pages = make([]Page, k)
@@ -178,7 +198,7 @@ func decodeNote(r *wire.Reader) *Note {
 	n.ModTime = r.Time()
 	n.Hash = r.Text()
 	n.OCRKey = r.Text()
-	return n
+	return n, targets
 }
 
 // Value tags of the frontmatter encoding: the types normalizeYAML leaves.

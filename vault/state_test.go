@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"bytes"
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -29,21 +31,58 @@ func fullNote() *Note {
 func TestStateCoversEveryField(t *testing.T) {
 	n := fullNote()
 	checkSet(t, reflect.ValueOf(*n), "Note")
+	// Every way a link is stored: resolved to a note and to an attachment
+	// (by index), unresolved, and a path the snapshot does not hold (as
+	// text).
+	n.Links = append(n.Links,
+		Link{Raw: "[[f.pdf]]", Target: "f.pdf", Kind: LinkAttachment, Resolved: "f.pdf"},
+		Link{Raw: "[[gone]]", Target: "gone", Kind: LinkUnresolved},
+		Link{Raw: "[[elsewhere]]", Target: "elsewhere", Kind: LinkNote, Resolved: "x/elsewhere.md"},
+		Link{Raw: "[[never resolved]]"})
+	target := &Note{Path: "T.md", Body: "t", ModTime: time.Unix(1, 0)}
+	s := indexed("/vault", []*Note{target, n}, []Attachment{{Path: "f.pdf", Size: 1}}, nil)
 	w := &wire.Writer{}
-	if err := encodeNote(w, n); err != nil {
+	if err := s.EncodeState(w); err != nil {
 		t.Fatal(err)
 	}
 	r := wire.NewReader(w.Buf)
-	got := decodeNote(r)
-	if err := r.Done(); err != nil {
+	got, err := DecodeState(r, "/vault", nil)
+	if err == nil {
+		err = r.Done()
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	// Resolution is redone on decode (NewSnapshot), not stored.
-	want := *n
-	want.Links = []Link{n.Links[0]}
-	want.Links[0].Kind, want.Links[0].Resolved = "", ""
-	if !reflect.DeepEqual(*got, want) {
-		t.Fatalf("round trip:\n got %+v\nwant %+v", *got, want)
+	if !reflect.DeepEqual(got.Notes, s.Notes) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", *got.Notes[1], *n)
+	}
+	if got.Notes[1].Links[0].Resolved != got.Notes[0].Path {
+		t.Fatal("a resolved note path is not the target's path")
+	}
+}
+
+// TestStateRejectsBadLinkTargets: a link resolved to a note or
+// attachment index beyond the snapshot is damage, not a panic.
+func TestStateRejectsBadLinkTargets(t *testing.T) {
+	for _, kind := range []LinkKind{LinkNote, LinkAttachment} {
+		n := &Note{Path: "a.md", Links: []Link{{Raw: "[[a]]", Target: "a", Kind: kind, Resolved: "a.md"}}}
+		atts := []Attachment{{Path: "a.md"}}
+		w := &wire.Writer{}
+		if err := indexed("/vault", []*Note{n}, atts, nil).EncodeState(w); err != nil {
+			t.Fatal(err)
+		}
+		// The index (0) is the byte after the link's tag; make it 5.
+		i := bytes.LastIndex(w.Buf, []byte{0, 0, 0, resNote, 0})
+		if kind == LinkAttachment {
+			i = bytes.LastIndex(w.Buf, []byte{0, 0, 0, resAttachment, 0})
+		}
+		if i < 0 {
+			t.Fatalf("%s: encoded link not found", kind)
+		}
+		w.Buf[i+4] = 5
+		if _, err := DecodeState(wire.NewReader(w.Buf), "/vault", nil); !errors.Is(err, wire.ErrCorrupt) {
+			t.Fatalf("%s: got %v, want wire.ErrCorrupt", kind, err)
+		}
 	}
 }
 

@@ -164,6 +164,21 @@ func (r *Reader) Text() string {
 	return s
 }
 
+// Fixed reads n bytes as a string, sharing the buffer's memory without
+// reading it (a length written elsewhere, see Writer.Len).
+func (r *Reader) Fixed(n int) string {
+	if r.err != nil || n == 0 {
+		return ""
+	}
+	if n < 0 || n > len(r.buf)-r.off {
+		r.fail("string of %d bytes, %d left", n, len(r.buf)-r.off)
+		return ""
+	}
+	s := unsafe.String(&r.buf[r.off], n)
+	r.off += n
+	return s
+}
+
 // Strings reads a counted list of strings (nil when empty).
 func (r *Reader) Strings() []string {
 	n := r.Len(1)
@@ -247,4 +262,63 @@ func (r *Reader) Nat() int {
 		return 0
 	}
 	return int(v)
+}
+
+// Pad appends zero bytes (after a byte that counts them) until the
+// buffer's length is a multiple of align (at most 255), so that fixed-width
+// records written next can be read in place (see [Reader.Pad]).
+func (w *Writer) Pad(align int) {
+	k := (align - (len(w.Buf)+1)%align) % align
+	w.Buf = append(w.Buf, byte(k))
+	w.Buf = append(w.Buf, make([]byte, k)...)
+}
+
+// Section appends a length-prefixed byte string that starts at a multiple
+// of 8 bytes into the buffer.
+func (w *Writer) Section(b []byte) {
+	w.Len(len(b))
+	w.Pad(8)
+	w.Buf = append(w.Buf, b...)
+}
+
+// Pad skips what Writer.Pad wrote: a count below align, then that many
+// zero bytes.
+func (r *Reader) Pad(align int) {
+	if r.err != nil {
+		return
+	}
+	if r.off >= len(r.buf) || int(r.buf[r.off]) >= align {
+		r.fail("bad padding")
+		return
+	}
+	k := int(r.buf[r.off])
+	r.off++
+	for range k {
+		if r.off >= len(r.buf) || r.buf[r.off] != 0 {
+			r.fail("bad padding")
+			return
+		}
+		r.off++
+	}
+}
+
+// Section reads what Writer.Section wrote, sharing the buffer.
+func (r *Reader) Section() []byte {
+	n := r.Len(1)
+	r.Pad(8)
+	return r.Raw(n)
+}
+
+// Raw reads n bytes, sharing the buffer (nil when n is 0 or on error).
+func (r *Reader) Raw(n int) []byte {
+	if r.err != nil || n == 0 {
+		return nil
+	}
+	if n < 0 || n > len(r.buf)-r.off {
+		r.fail("%d bytes wanted, %d left", n, len(r.buf)-r.off)
+		return nil
+	}
+	b := r.buf[r.off : r.off+n : r.off+n]
+	r.off += n
+	return b
 }

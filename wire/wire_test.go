@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"testing"
@@ -24,6 +25,7 @@ func TestRoundTrip(t *testing.T) {
 	w.Len(2)
 	w.Buf = append(w.Buf, 7, 8)
 	w.Len(9)
+	w.Buf = append(w.Buf, "fixed"...)
 
 	r := wire.NewReader(w.Buf)
 	checks := []struct {
@@ -41,6 +43,7 @@ func TestRoundTrip(t *testing.T) {
 		{"time", r.Time().Equal(when), true},
 		{"bytes", string(r.Bytes()), "\x07\x08"},
 		{"index", r.Index(10), 9},
+		{"fixed", r.Fixed(5), "fixed"},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -72,6 +75,12 @@ func TestDamage(t *testing.T) {
 		{"nat out of range", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Nat() }},
 		{"left over", []byte{1, 2}, func(r *wire.Reader) { r.Uint() }},
 		{"failed check", []byte{1}, func(r *wire.Reader) { r.Uint(); r.Check(false, "invariant") }},
+		{"padding count too large", []byte{8, 0, 0, 0, 0, 0, 0, 0, 0}, func(r *wire.Reader) { r.Pad(8) }},
+		{"padding not zero", []byte{2, 0, 1}, func(r *wire.Reader) { r.Pad(8) }},
+		{"padding truncated", []byte{3, 0}, func(r *wire.Reader) { r.Pad(8) }},
+		{"raw beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Raw(3) }},
+		{"fixed string beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Fixed(3) }},
+		{"section beyond data", []byte{9, 0, 1}, func(r *wire.Reader) { r.Section() }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -84,5 +93,28 @@ func TestDamage(t *testing.T) {
 				t.Fatal("reads after an error returned data")
 			}
 		})
+	}
+}
+
+// TestSectionAligned: a section starts at a multiple of 8 bytes into the
+// buffer, whatever came before it, and reads back whole.
+func TestSectionAligned(t *testing.T) {
+	for before := range 20 {
+		w := &wire.Writer{Buf: make([]byte, before)}
+		w.Section([]byte("records"))
+		w.Section(nil)
+		r := wire.NewReader(w.Buf)
+		r.Raw(before)
+		if got := r.Section(); string(got) != "records" {
+			t.Fatalf("after %d bytes: got %q", before, got)
+		} else if start := bytes.Index(w.Buf, got); &got[0] != &w.Buf[start] || start%8 != 0 {
+			t.Fatalf("after %d bytes: section at %d, not aligned or not shared", before, start)
+		}
+		if got := r.Section(); got != nil {
+			t.Fatalf("empty section read as %q", got)
+		}
+		if err := r.Done(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

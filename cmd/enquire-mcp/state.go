@@ -15,6 +15,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // The engine state (parsed notes, chunks, TF-IDF) is kept next to the
@@ -63,6 +64,10 @@ type restored struct {
 	saved *search.Engine
 	walk  walkResult
 	err   error // why there is no usable state
+	// evict drops the state file's pages from memory (nil without one):
+	// the start touches them all, searches few (the hits' text, the
+	// query terms' postings), so the page cache holds the rest.
+	evict func()
 }
 
 // restorer returns the reading of the state file at path, with the vault
@@ -74,7 +79,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
 	return func(ctx context.Context) restored {
 		r := restored{path: path}
-		data, err := os.ReadFile(path)
+		data, evict, err := wire.ReadFile(path) // mapped: the engine's strings point into it
 		if err != nil {
 			r.err = errNoState
 			return r
@@ -82,6 +87,8 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 		walked := make(chan walkResult, 1)
 		go func() { walked <- walkVault(ctx, root) }() // on the other core, meanwhile
 		r.saved, r.err = search.RestoreState(ctx, data, key, root, filter, an, bare)
+		evict() // now, before the catch-up's memory peak; and once more after it
+		r.evict = evict
 		if r.walk = <-walked; r.err == nil {
 			r.err = r.walk.err
 		}

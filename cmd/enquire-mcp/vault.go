@@ -266,6 +266,9 @@ func (l *loaded) start(ctx context.Context) error {
 			r = l.restorer(path)(ctx)
 		}
 		eng, changed, why := l.warmStart(ctx, r)
+		if r.evict != nil {
+			r.evict()
+		}
 		if eng != nil {
 			l.eng, l.fromState, l.changedSince = eng, true, changed
 			l.warm = fmt.Sprintf("engine state, %d files changed since", changed)

@@ -1,0 +1,220 @@
+// Command startbench compares the warm start of two enquire-mcp binaries
+// on one vault, alternating them (A, B, A, B, …) so that both see the
+// same machine load: each start is timed over MCP stdio from process
+// start to the first obsidian_search answered, then sampled queries are
+// timed and the peak RSS read. Each binary has its own index file (built
+// with its own `index`, so that its engine state is saved), or reuses
+// one given with -index-a / -index-b (e.g. with embeddings built). With
+// -cold the engine state is deleted before each start (a start from the
+// files, which saves the state again when it stops).
+//
+//	go run ./bench/startbench -vault DIR -a NEW -b OLD [-rounds 7] [-queries 200]
+//
+// The vault is used in place and never written (serve is read-only).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enquire-mcp/enquire-mcp/bench/queries"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+)
+
+func main() {
+	c := config{}
+	flag.StringVar(&c.vault, "vault", "", "vault to start on (required; used in place, read only)")
+	flag.StringVar(&c.bin[0], "a", "", "binary A (required)")
+	flag.StringVar(&c.bin[1], "b", "", "binary B (optional: without it only A is measured)")
+	flag.StringVar(&c.ix[0], "index-a", "", "index file of A to reuse (default: built with A's index in a temporary folder)")
+	flag.StringVar(&c.ix[1], "index-b", "", "index file of B to reuse")
+	flag.IntVar(&c.rounds, "rounds", 7, "starts per binary")
+	flag.IntVar(&c.queries, "queries", 0, "sampled queries timed after each start (0: none)")
+	flag.BoolVar(&c.cold, "cold", false, "delete the engine state before each start: time starts from the files")
+	flag.Parse()
+	if c.vault == "" || c.bin[0] == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(context.Background(), c); err != nil {
+		fmt.Fprintln(os.Stderr, "startbench:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	vault, tmp      string
+	bin, ix         [2]string
+	rounds, queries int
+	cold            bool
+}
+
+// sample is one start of one binary.
+type sample struct {
+	ready time.Duration
+	lat   []time.Duration
+	rssKB int // peak (VmHWM)
+	// nowKB and fileKB are the RSS after the queries, and its part that
+	// maps files (the binary, the engine state).
+	nowKB, fileKB int
+}
+
+func run(ctx context.Context, c config) error {
+	tmp, err := os.MkdirTemp("", "startbench-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	c.tmp = tmp
+	n := 1
+	if c.bin[1] != "" {
+		n = 2
+	}
+	for i := range n {
+		if c.ix[i] == "" {
+			if c.ix[i], err = buildIndex(c.bin[i], c.vault, filepath.Join(tmp, fmt.Sprintf("%c.db", 'a'+i))); err != nil {
+				return err
+			}
+		}
+	}
+	var qs []string
+	if c.queries > 0 {
+		snap, err := vault.Load(ctx, c.vault, vault.Options{})
+		if err != nil {
+			return err
+		}
+		qs = queries.FromVault(snap, c.queries)
+	}
+	fmt.Printf("vault %s, %s, %d rounds, %d queries per start, cold %t\n\n", c.vault, time.Now().UTC().Format(time.RFC3339), c.rounds, len(qs), c.cold)
+	got := make([][]sample, n)
+	for r := range c.rounds {
+		for i := range n {
+			if c.cold {
+				if err := os.Remove(index.StatePath(c.ix[i])); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+			}
+			s, err := once(ctx, c.bin[i], c.vault, c.ix[i], qs)
+			if err != nil {
+				return fmt.Errorf("%s round %d: %w", c.bin[i], r, err)
+			}
+			got[i] = append(got[i], s)
+		}
+	}
+	fmt.Println("| binary | ready median (all) | peak RSS median | RSS after the queries | search p50 / p99 (all starts) |")
+	fmt.Println("|---|---|---|---|---|")
+	for i := range n {
+		report(c.bin[i], got[i])
+	}
+	return nil
+}
+
+// buildIndex builds the index (and the engine state) of bin at ix.
+func buildIndex(bin, root, ix string) (string, error) {
+	if out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ix).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%s index: %v\n%s", bin, err, out)
+	}
+	return ix, nil
+}
+
+// once starts bin, times the first answered search, then qs, and stops
+// it (it saves its state on the way out when that changed).
+func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error) {
+	cmd := exec.Command(bin, "serve", "--vault", root, "--persistent-index", "--index-file", ix) // watch on, as livebench
+	t := time.Now()
+	client := mcp.NewClient(&mcp.Implementation{Name: "startbench", Version: "1"}, nil)
+	// Time to exit: at 107k notes, saving the engine state on the way out
+	// takes longer than the default 5 s before SIGTERM.
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Minute}, nil)
+	if err != nil {
+		return sample{}, err
+	}
+	defer cmd.Wait()
+	defer cs.Close()
+	if err := search(ctx, cs, "warm start"); err != nil {
+		return sample{}, err
+	}
+	s := sample{ready: time.Since(t)}
+	for _, q := range qs {
+		t := time.Now()
+		if err := search(ctx, cs, q); err != nil {
+			return sample{}, err
+		}
+		s.lat = append(s.lat, time.Since(t))
+	}
+	for field, dst := range map[string]*int{"VmHWM:": &s.rssKB, "VmRSS:": &s.nowKB, "RssFile:": &s.fileKB} {
+		if *dst, err = status(cmd.Process.Pid, field); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+func search(ctx context.Context, cs *mcp.ClientSession, q string) error {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": q, "limit": 10}})
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return fmt.Errorf("tool error for %q", q)
+	}
+	return nil
+}
+
+// status reads a field of /proc/PID/status, in kB.
+func status(pid int, field string) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, field); ok {
+			var kb int
+			_, err := fmt.Sscanf(rest, "%d", &kb)
+			return kb, err
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
+}
+
+func report(bin string, ss []sample) {
+	var ready, lat []time.Duration
+	var rss, now, file []int
+	for _, s := range ss {
+		ready, rss, lat = append(ready, s.ready), append(rss, s.rssKB), append(lat, s.lat...)
+		now, file = append(now, s.nowKB), append(file, s.fileKB)
+	}
+	all := make([]string, len(ready))
+	for i, d := range ready {
+		all[i] = fmt.Sprintf("%.0f", ms(d))
+	}
+	slices.Sort(rss)
+	slices.Sort(now)
+	slices.Sort(file)
+	q := "—"
+	if len(lat) > 0 {
+		q = fmt.Sprintf("%.1f / %.1f ms (%d)", ms(pct(lat, 50)), ms(pct(lat, 99)), len(lat))
+	}
+	fmt.Printf("| %s | %.0f ms (%s) | %d MB | %d MB (%d MB of files) | %s |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "),
+		rss[len(rss)/2]/1024, now[len(now)/2]/1024, file[len(file)/2]/1024, q)
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*p/100))]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

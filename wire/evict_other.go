@@ -1,0 +1,7 @@
+//go:build !linux
+
+package wire
+
+// evictPages leaves the pages resident where the standard library offers
+// no madvise: the system reclaims them under memory pressure anyway.
+func evictPages([]byte) {}
