@@ -242,6 +242,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		}
 	}
 	if l.ix != nil {
+		v.embed.vaultModel = index.VaultModelPath(l.ix.Path())
 		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = v.loadEmbedder(ctx, l.ix, logger)
 	}
 	if err := l.start(ctx); err != nil {
@@ -371,7 +372,7 @@ func (l *loaded) embed(ctx context.Context, src index.Source, alias string, relo
 	model := l.searchOpts.Embedder
 	if alias != "" {
 		var err error
-		if model, err = l.flags.embed.open(ctx, alias); err != nil {
+		if model, err = l.flags.embed.openOrLearn(ctx, alias, l.ix, src); err != nil {
 			return nil, err
 		}
 	} else if model != nil {
