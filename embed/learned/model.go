@@ -85,8 +85,11 @@ func Save(path string, data []byte) error {
 // Load opens the model saved at path.
 func Load(path string, an *analysis.Analyzer) (*static.Model, error) {
 	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("learned: %w (run build-embeddings --embedding-model %s to learn it)", err, Alias)
+	if err == nil {
+		var m *static.Model
+		if m, err = New(data, an); err == nil {
+			return m, nil
+		}
 	}
-	return New(data, an)
+	return nil, fmt.Errorf("learned: %w (run build-embeddings --embedding-model %s to learn it again)", err, Alias)
 }
