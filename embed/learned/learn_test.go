@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/static"
 )
 
@@ -192,5 +193,37 @@ func TestIDFollowsTheTable(t *testing.T) {
 			t.Errorf("options %+v: ID %q is not a new vault model ID (seen %v)", opts, m.ID(), ids)
 		}
 		ids[m.ID()] = true
+	}
+}
+
+func TestDocumentTitleCounts(t *testing.T) {
+	an := analysis.New()
+	v, err := Learn(context.Background(), topicCorpus(), an, Options{Dim: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := Encode(v)
+	m, err := New(data, an)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	doc := []string{"espresso grinder\nbicycle chain wheel spokes saddle pedal"}
+	q, _ := m.Embed(ctx, []string{"espresso grinder"}, embed.Query)
+	weighted, _ := m.Embed(ctx, doc, embed.Document)
+	plain, _ := m.Model.Embed(ctx, doc, embed.Document)
+	dot := func(a, b []float32) (s float64) {
+		for i := range a {
+			s += float64(a[i]) * float64(b[i])
+		}
+		return s
+	}
+	if w, p := dot(q[0], weighted[0]), dot(q[0], plain[0]); w <= p {
+		t.Errorf("query·document with the title counted %d times = %.3f, not above %.3f with it once", TitleCopies, w, p)
+	}
+	// Queries are embedded as they are.
+	q2, _ := m.Model.Embed(ctx, []string{"espresso grinder"}, embed.Query)
+	if dot(q[0], q2[0]) < 0.9999 {
+		t.Error("a query's first line was weighted")
 	}
 }
