@@ -222,6 +222,7 @@ func (c *corpus) ppmi(window int) *csr {
 		rows[a] = append(rows[a], entry{int32(b), float32(pmi)})
 		rows[b] = append(rows[b], entry{int32(a), float32(pmi)})
 	}
+	pairs, keys = nil, nil // the counts are not needed any more: let them go
 	m := &csr{n: n, rowPtr: make([]int, n+1)}
 	for r, row := range rows {
 		slices.SortFunc(row, func(x, y entry) int { return int(x.col) - int(y.col) })

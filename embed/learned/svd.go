@@ -18,11 +18,12 @@ type csr struct {
 	vals   []float32
 }
 
-// mulDense returns A·X for X of n rows and l columns (row-major). Rows are
-// computed in parallel; each row's sum runs in column order, so the result
-// does not depend on the number of goroutines.
-func (a *csr) mulDense(ctx context.Context, x []float64, l int) ([]float64, error) {
-	y := make([]float64, a.n*l)
+// mulDense writes A·X into y (len n·l, overwritten) for X of n rows and l
+// columns (row-major). Rows are computed in parallel; each row's sum runs
+// in column order, so the result does not depend on the number of
+// goroutines.
+func (a *csr) mulDense(ctx context.Context, x, y []float64, l int) error {
+	clear(y)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 4))
 	var wg sync.WaitGroup
 	step := (a.n + workers - 1) / workers
@@ -43,15 +44,14 @@ func (a *csr) mulDense(ctx context.Context, x []float64, l int) ([]float64, erro
 		}()
 	}
 	wg.Wait()
-	return y, ctx.Err()
+	return ctx.Err()
 }
 
 // orthonormalize makes the l columns of the n×l row-major matrix x
 // orthonormal in place (modified Gram-Schmidt, twice for stability, on a
-// transposed copy so every column is contiguous). A column that vanishes
-// is left zero.
-func orthonormalize(x []float64, n, l int) {
-	t := make([]float64, n*l)
+// transposed copy in t, len n·l, so every column is contiguous). A column
+// that vanishes is left zero.
+func orthonormalize(x, t []float64, n, l int) {
 	for r := 0; r < n; r++ {
 		for j := 0; j < l; j++ {
 			t[j*n+r] = x[r*l+j]
@@ -107,16 +107,19 @@ func topSingular(ctx context.Context, a *csr, k, oversample, iters int, power fl
 	for i := range q {
 		q[i] = rng.NormFloat64()
 	}
-	var err error
+	// Three n×l buffers serve every step: a large vocabulary makes each
+	// tens of megabytes.
+	y, scratch := make([]float64, n*l), make([]float64, n*l)
 	for it := 0; it <= iters; it++ {
-		if q, err = a.mulDense(ctx, q, l); err != nil {
+		if err := a.mulDense(ctx, q, y, l); err != nil {
 			return nil, fmt.Errorf("learned: svd: %w", err)
 		}
-		orthonormalize(q, n, l)
+		q, y = y, q
+		orthonormalize(q, scratch, n, l)
 	}
 	// B = Qᵀ·A (l×n) = (A·Q)ᵀ as A is symmetric; B·Bᵀ = (AQ)ᵀ(AQ).
-	aq, err := a.mulDense(ctx, q, l)
-	if err != nil {
+	aq := y
+	if err := a.mulDense(ctx, q, aq, l); err != nil {
 		return nil, fmt.Errorf("learned: svd: %w", err)
 	}
 	gram := make([]float64, l*l)
