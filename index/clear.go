@@ -40,8 +40,8 @@ func (ix *Index) ClearEmbeddings(ctx context.Context) (int, error) {
 // removes its state too.
 func StatePath(path string) string { return path + ".engine" }
 
-// Remove deletes the index file at path with its -wal, -shm and engine
-// state files,
+// Remove deletes the index file at path with its -wal, -shm, engine
+// state and vault-model files,
 // after checking that it is an enquire-mcp index (never another program's
 // database). It returns the bytes freed.
 func Remove(ctx context.Context, path string) (int64, error) {
@@ -52,8 +52,10 @@ func Remove(ctx context.Context, path string) (int64, error) {
 	if !info.Ours {
 		return 0, fmt.Errorf("index %s: %w; not removed", path, ErrForeign)
 	}
-	if err := os.Remove(StatePath(path)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return 0, fmt.Errorf("index %s: %w", path, err)
+	for _, extra := range []string{StatePath(path), VaultModelPath(path)} {
+		if err := os.Remove(extra); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, fmt.Errorf("index %s: %w", path, err)
+		}
 	}
 	for _, suffix := range []string{"-wal", "-shm", ""} { // the journal first, as a rebuild does
 		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -49,12 +49,18 @@ func TestInspect(t *testing.T) {
 		t.Fatal("clearing embeddings lost the text index")
 	}
 	ix.Close()
+	// The files kept next to the index go with it.
+	for _, extra := range []string{StatePath(file), VaultModelPath(file)} {
+		if err := os.WriteFile(extra, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	freed, err := Remove(ctx, file)
 	if err != nil || freed <= 0 {
 		t.Fatalf("Remove = %d, %v", freed, err)
 	}
-	for _, suffix := range []string{"", "-wal", "-shm"} {
+	for _, suffix := range []string{"", "-wal", "-shm", ".engine", ".words"} {
 		if _, err := os.Stat(file + suffix); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("%s%s still there: %v", file, suffix, err)
 		}

@@ -28,6 +28,13 @@ const (
 	// 0, because every positive weight lowered nDCG@10 on the tuning sets
 	// (it still reports its rank in per_signal).
 	WeightBuiltinEmbeddings = 0
+	// WeightVaultEmbeddings is the weight of the model learned from the
+	// vault (embed/learned): 0 as well. It is a far better dense retriever
+	// than GloVe on every tuning set, but every positive weight tried
+	// (0.1, 0.25, 0.5, 1) lowered the fused nDCG@10 on zettelkasten and
+	// obsidian-help-en; RRF at k 60 lets even a 0.1 vote reorder the top
+	// (docs/benchmarks.md, "A dense model learned from the vault").
+	WeightVaultEmbeddings = 0
 
 	// FeedbackDocs, FeedbackTerms and FeedbackBeta shape pseudo-relevance
 	// feedback (TFIDF.Feedback): the first FeedbackDocs fused notes give

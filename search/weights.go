@@ -7,8 +7,11 @@ import (
 )
 
 // builtinModelPrefix starts the ID of the GloVe model compiled into the
-// binary.
-const builtinModelPrefix = "builtin:"
+// binary, vaultModelPrefix that of the model learned from the vault.
+const (
+	builtinModelPrefix = "builtin:"
+	vaultModelPrefix   = "vault:"
+)
 
 // DefaultWeights are the RRF weights used when neither the server's
 // configuration nor the request sets them (the values are in
@@ -19,7 +22,8 @@ const builtinModelPrefix = "builtin:"
 // and BM25 the better one on long texts; a dense model of unknown quality
 // (Ollama, OpenAI-compatible, model2vec) weighs like TF-IDF. The built-in
 // GloVe model weighs 0 — every positive weight lowered nDCG@10 on both
-// tuning sets — so it annotates hits (per_signal) without moving them.
+// tuning sets — so it annotates hits (per_signal) without moving them; so
+// does the model learned from the vault ("vault"), for the same reason.
 // Feedback, the second TF-IDF pass expanded from the first hits
 // (rankers.TFIDF.Feedback), weighs 0.5: the best of the settings tried
 // summed over the tuning sets, and no set lost more than 0.0003.
@@ -28,8 +32,11 @@ const builtinModelPrefix = "builtin:"
 func DefaultWeights(embedderID string) map[string]float64 {
 	w := map[string]float64{rankers.SignalBM25: rankers.WeightBM25, rankers.SignalTFIDF: rankers.WeightTFIDF,
 		rankers.SignalEmbeddings: rankers.WeightEmbeddings, rankers.SignalFeedback: rankers.WeightFeedback}
-	if strings.HasPrefix(embedderID, builtinModelPrefix) {
+	switch {
+	case strings.HasPrefix(embedderID, builtinModelPrefix):
 		w[rankers.SignalEmbeddings] = rankers.WeightBuiltinEmbeddings
+	case strings.HasPrefix(embedderID, vaultModelPrefix):
+		w[rankers.SignalEmbeddings] = rankers.WeightVaultEmbeddings
 	}
 	return w
 }

@@ -18,10 +18,13 @@ type embedFlags struct {
 	baseURL string
 	cache   string
 	ortLib  string
+	// vaultModel is the file of the vault-learned model, next to the
+	// index once one is open.
+	vaultModel string
 }
 
 func (e *embedFlags) register(fs *flag.FlagSet, def string) {
-	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline GloVe, English), a model2vec or transformer (ort build) alias installed with install-model, a model folder, "ollama:MODEL" or "openai:MODEL"`)
+	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline GloVe, English), "vault" (word vectors learned from this vault), a model2vec or transformer (ort build) alias installed with install-model, a model folder, "ollama:MODEL" or "openai:MODEL"`)
 	fs.StringVar(&e.baseURL, "embedding-url", "", "server of ollama:/openai: models (default: ENQUIRE_OLLAMA_URL / ENQUIRE_OPENAI_BASE_URL or the provider's default); the API key comes from ENQUIRE_OPENAI_API_KEY or OPENAI_API_KEY")
 	fs.StringVar(&e.cache, "model-dir", "", "folder of installed models (default: the user cache dir)")
 	fs.StringVar(&e.ortLib, "ort-lib", "", "ONNX Runtime shared library for transformer models (default: $ENQUIRE_ORT_LIB, else next to the binary)")
@@ -29,7 +32,7 @@ func (e *embedFlags) register(fs *flag.FlagSet, def string) {
 
 // options are the models.Options of the flags.
 func (e *embedFlags) options() models.Options {
-	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib}
+	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib, VaultModel: e.vaultModel}
 }
 
 func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, error) {
@@ -54,10 +57,6 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	model, err := ef.open(ctx, ef.model)
-	if err != nil {
-		return err
-	}
 	ix, err := vf.openIndex(ctx, root, false, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		return err
@@ -73,6 +72,10 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	printPrivacy(stdout, rules, sync)
+	model, err := ef.openOrLearn(ctx, ef.model, ix, src)
+	if err != nil {
+		return err
+	}
 	if old, oldAlias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && old != "" && old != model.ID() {
 		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
 	}

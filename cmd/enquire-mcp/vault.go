@@ -54,7 +54,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.Var(&v.recency, "recency-weight", "blend file freshness into every search's score, 0-1 (default 0: age does not rank); a request's recency_weight overrides it")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal (default: on when \"enquire-mcp index\" made one for this vault)")
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
-	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in model 0; see docs/benchmarks.md)")
+	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0; see docs/benchmarks.md)")
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
 	v.rerank.register(fs)
@@ -242,6 +242,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		}
 	}
 	if l.ix != nil {
+		v.embed.vaultModel = index.VaultModelPath(l.ix.Path())
 		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = v.loadEmbedder(ctx, l.ix, logger)
 	}
 	if err := l.start(ctx); err != nil {
@@ -374,7 +375,7 @@ func (l *loaded) embed(ctx context.Context, src index.Source, alias string, relo
 	model := l.searchOpts.Embedder
 	if alias != "" {
 		var err error
-		if model, err = l.flags.embed.open(ctx, alias); err != nil {
+		if model, err = l.flags.embed.openOrLearn(ctx, alias, l.ix, src); err != nil {
 			return nil, err
 		}
 	} else if model != nil {

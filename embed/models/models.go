@@ -1,5 +1,6 @@
 // Package models opens an embedding model by the alias a user types:
-// "builtin" (the GloVe table compiled into the binary), a model2vec alias
+// "builtin" (the GloVe table compiled into the binary), "vault" (word
+// vectors learned from the vault by build-embeddings), a model2vec alias
 // or folder installed with `enquire-mcp install-model`, a transformer
 // model (embed/onnx; the ort build only), "ollama:<model>"
 // or "openai:<model>". It never downloads anything.
@@ -28,6 +29,9 @@ type Options struct {
 	// ORTLib is the ONNX Runtime library for transformer models (the
 	// --ort-lib flag; see ORTLibrary).
 	ORTLib string
+	// VaultModel is the file of the vault-learned model (alias "vault";
+	// see index.VaultModelPath).
+	VaultModel string
 }
 
 // ErrUnknown is returned for an alias no provider recognises.
@@ -43,6 +47,8 @@ func Open(ctx context.Context, alias string, opts Options) (embed.Embedder, erro
 	switch {
 	case alias == DefaultAlias:
 		return openBuiltin()
+	case alias == VaultAlias:
+		return openVault(opts)
 	case provider == "ollama" && name != "":
 		return openOllama(ctx, name, opts)
 	case provider == "openai" && name != "":

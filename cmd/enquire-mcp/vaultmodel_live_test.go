@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
+	"github.com/enquire-mcp/enquire-mcp/watch"
+)
+
+// TestLiveVaultModel: live changes embed the new chunks with the word
+// vectors learned at start (the model is not refit, so its ID stays), and
+// no chunk is left without a vector.
+func TestLiveVaultModel(t *testing.T) {
+	ctx := context.Background()
+	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, buildEmbeddings: "vault"}
+	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+	emb := lv.engine().Embeddings()
+	if emb == nil {
+		t.Fatal("no embeddings signal at start")
+	}
+	id := emb.Model().ID
+	m := vaulttest.NewMutator(t, root, 7)
+	for batch := range 3 {
+		for range 3 {
+			m.Step()
+		}
+		lv.settle(t, root, batch)
+		if got := lv.engine().Embeddings().Model().ID; got != id {
+			t.Fatalf("batch %d: model %s, want %s (live changes must not refit)", batch, got, id)
+		}
+		missing, err := lv.l.ix.ChunksWithoutVectors(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(missing) > 0 {
+			t.Fatalf("batch %d: %d chunks without a vector, e.g. %+v", batch, len(missing), missing[0])
+		}
+	}
+}
