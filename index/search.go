@@ -30,7 +30,8 @@ func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hi
 // search is Search with the size of the first lookup batch (tests use
 // tiny ones to make batches cut through tie groups).
 func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn func(Hit) bool) error {
-	expr := MatchExpr(query)
+	terms := matchTerms(query)
+	expr := strings.Join(terms, " OR ")
 	if expr == "" || limit <= 0 {
 		return nil
 	}
@@ -40,16 +41,44 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn 
 		}
 		tx := c.Begin()     // cannot fail outside a transaction, even interrupted
 		defer tx.Rollback() // read only: nothing to keep; runs even if interrupted
-		scored, err := scoreMatches(c, expr)
+		rows, inMem, err := ix.memScore(c, terms)
 		if err != nil {
 			return err
 		}
-		return emitBest(c, scored, limit, batch, fn)
+		if !inMem {
+			if rows, err = scoreMatches(c, expr); err != nil {
+				return err
+			}
+			_, _, err = emitBest(c, rows, limit, batch, fn)
+			return err
+		}
+		return emitFromMem(c, rows, limit, batch, fn)
 	})
 	if err != nil {
 		return fmt.Errorf("index search %q: %w", expr, err)
 	}
 	return nil
+}
+
+// emitFromMem emits the best of rows (unordered): the limit best and
+// their ties first, and only if the lookup dropped some of them (rows
+// without a chunk or file row), the rest in order after those.
+func emitFromMem(c *sqlite3.Conn, rows []scoredRow, limit, batch int, fn func(Hit) bool) error {
+	top := bestRows(rows, limit)
+	emitted, stopped, err := emitBest(c, top, limit, batch, fn)
+	if err != nil || stopped || len(top) == len(rows) {
+		return err
+	}
+	sortRows(rows)
+	skip := emitted
+	_, _, err = emitBest(c, rows, limit, batch, func(h Hit) bool {
+		if skip > 0 {
+			skip--
+			return true
+		}
+		return fn(h)
+	})
+	return err
 }
 
 // scoredRow is one match: its FTS5 row id (= chunks.id) and BM25 score.
@@ -78,8 +107,13 @@ func scoreMatches(c *sqlite3.Conn, expr string) ([]scoredRow, error) {
 	if err := st.Err(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(rows, func(a, b scoredRow) int { return cmp.Compare(b.score, a.score) })
+	sortRows(rows)
 	return rows, nil
+}
+
+// sortRows orders rows by descending score.
+func sortRows(rows []scoredRow) {
+	slices.SortFunc(rows, func(a, b scoredRow) int { return cmp.Compare(b.score, a.score) })
 }
 
 // rowsSQL reads the chunk and file rows of a list of row ids.
@@ -92,15 +126,14 @@ const firstBatch = 128
 
 // emitBest looks up the rows of scored (by descending score) batch by
 // batch and passes them to fn in the final order until limit rows were
-// passed or fn returns false. A match without a chunk or file row (which
-// the join of the one-statement form drops) is dropped.
-func emitBest(c *sqlite3.Conn, scored []scoredRow, limit, batch int, fn func(Hit) bool) error {
+// passed or fn returns false (stopped). A match without a chunk or file
+// row (which the join of the one-statement form drops) is dropped.
+func emitBest(c *sqlite3.Conn, scored []scoredRow, limit, batch int, fn func(Hit) bool) (emitted int, stopped bool, err error) {
 	st, _, err := c.Prepare(rowsSQL)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
 	defer st.Close()
-	emitted := 0
 	for i := 0; i < len(scored); batch *= 2 {
 		j := min(len(scored), i+batch)
 		for j < len(scored) && scored[j].score == scored[j-1].score {
@@ -108,17 +141,17 @@ func emitBest(c *sqlite3.Conn, scored []scoredRow, limit, batch int, fn func(Hit
 		}
 		hits, err := lookup(st, scored[i:j])
 		if err != nil {
-			return err
+			return emitted, false, err
 		}
 		for _, h := range hits {
 			if emitted == limit || !fn(h) {
-				return nil
+				return emitted, true, nil
 			}
 			emitted++
 		}
 		i = j
 	}
-	return nil
+	return emitted, emitted == limit, nil
 }
 
 // lookup reads the rows of part (descending scores, whole tie groups) and

@@ -1,0 +1,165 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"github.com/ncruces/go-sqlite3"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// memMinGap is the least time between the end of one in-memory BM25 build
+// and the start of the next; memGapFactor makes the gap at least that many
+// build durations. Together they bound the background CPU a stream of
+// edits can cost (a build of the 13k-note vault takes about a second); in
+// between, searches are answered by FTS5, which gives the same results.
+const (
+	memMinGap    = 2 * time.Second
+	memGapFactor = 3
+)
+
+// memState holds the in-memory BM25 copy of the index (memIndex), the
+// background build that refreshes it when the index changes, and the
+// query tokenizer it needs.
+type memState struct {
+	idx atomic.Pointer[memIndex]
+
+	mu       sync.Mutex
+	building bool
+	closed   bool
+	off      bool // never build or use it (tests of the FTS5 path)
+	next     time.Time
+	wg       sync.WaitGroup
+
+	tokOnce sync.Once
+	tok     *queryTokenizer
+	tokErr  error
+
+	scratch sync.Pool    // *scratch: per-search accumulators
+	used    atomic.Int64 // searches answered from memory (for tests)
+}
+
+// current returns the in-memory copy if it was built from the snapshot
+// with stamp, else nil.
+func (s *memState) current(stamp string) *memIndex {
+	if m := s.idx.Load(); m != nil && m.stamp == stamp {
+		return m
+	}
+	return nil
+}
+
+// tokenizer returns the query tokenizer, opening it on first use.
+func (ix *Index) tokenizer() (*queryTokenizer, error) {
+	s := &ix.mem
+	s.tokOnce.Do(func() { s.tok, s.tokErr = newQueryTokenizer(context.Background(), ix.settings.Tokenizer) })
+	return s.tok, s.tokErr
+}
+
+// refreshMem starts a background build of the in-memory copy unless one
+// runs, the last ended too recently, or the index is closing.
+func (ix *Index) refreshMem() {
+	s := &ix.mem
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.building || s.closed || s.off || time.Now().Before(s.next) {
+		return
+	}
+	s.building = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		start := time.Now()
+		ctx, cancel := ix.closingContext()
+		_ = ix.BuildMem(ctx) // on failure FTS5 keeps answering
+		cancel()
+		took := time.Since(start)
+		s.mu.Lock()
+		s.building = false
+		s.next = time.Now().Add(max(memMinGap, memGapFactor*took))
+		s.mu.Unlock()
+	}()
+}
+
+// BuildMem builds the in-memory BM25 copy of the index now, on a
+// connection of its own, and makes searches use it while the index is
+// unchanged. Searches start a build in the background when they find the
+// copy missing or stale; callers may call it to have it ready at once.
+func (ix *Index) BuildMem(ctx context.Context) error {
+	c, err := openConn(ctx, ix.path)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Exec(`BEGIN`); err != nil {
+		return err
+	}
+	m, err := buildMem(c)
+	err = errors.Join(err, c.Exec(`COMMIT`))
+	if err != nil {
+		return err
+	}
+	ix.mem.idx.Store(m)
+	return nil
+}
+
+// closingContext is cancelled when the index closes (or cancel is called).
+func (ix *Index) closingContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-ix.closed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// shutdown stops new builds, waits for a running one, and closes the
+// tokenizer; Close calls it before closing the connections.
+func (s *memState) shutdown() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.wg.Wait()
+	s.idx.Store(nil)
+	if s.tok != nil {
+		return s.tok.close()
+	}
+	return nil
+}
+
+// memScore scores terms with the in-memory copy when it matches the
+// snapshot c reads and every term is one token; inMem is false when FTS5
+// must answer (and a build is started if the copy is missing or stale).
+func (ix *Index) memScore(c *sqlite3.Conn, terms []string) (rows []scoredRow, inMem bool, err error) {
+	if ix.mem.off {
+		return nil, false, nil
+	}
+	stamp, err := readStamp(c)
+	if err != nil {
+		return nil, false, err
+	}
+	m := ix.mem.current(stamp)
+	if m == nil {
+		ix.refreshMem()
+		return nil, false, nil
+	}
+	tok, err := ix.tokenizer()
+	if err != nil {
+		return nil, false, nil // FTS5 answers
+	}
+	toks, ok, err := tok.tokens(terms)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	sc, _ := ix.mem.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	rows = m.score(toks, sc)
+	ix.mem.scratch.Put(sc)
+	ix.mem.used.Add(1)
+	return rows, true, nil
+}
