@@ -92,8 +92,8 @@ func mixedVault(t *testing.T, ix func(root string) *Index) (string, *Index) {
 	t.Helper()
 	root := t.TempDir()
 	notes := map[string]string{
-		"中文笔记.md":         "---\naliases: [学习方法]\ntags: [笔记]\n---\n# 学习 方法\n中文笔记的学习方法很多。\n",
-		"日本語.md":          "# 日本語のノート\n日本語を勉強する。 café\n",
+		"中文笔记.md":          "---\naliases: [学习方法]\ntags: [笔记]\n---\n# 学习 方法\n中文笔记的学习方法很多。\n",
+		"日本語.md":           "# 日本語のノート\n日本語を勉強する。 café\n",
 		"Café résumé.md":   "---\naliases: [Naïve cafe]\n---\n# Résumé\nThe café serves œuvre and straße food.\n",
 		"Running.md":       "# Runs\nRunning runner runs. The runner is running in the garden.\n",
 		"Gardens 2024.md":  "---\ntags: [garden, gardening]\n---\n# Gardening in 2024\nGardens need v2 x86 water. don't o'clock\n",
