@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -22,11 +24,25 @@ type memIndex struct {
 	nToken int64
 	ids    []int64  // dense row number → FTS5 rowid, ascending
 	size   []uint32 // dense row number → tokens in the row (all columns)
+	rows   []memRow // dense row number → its chunk
+	files  []memFile
 	terms  map[string]uint32
 	offs   []uint32 // term t's postings are docs[offs[t]:offs[t+1]]
 	docs   []uint32 // dense row numbers, ascending per term
 	freq   []uint32 // Σ column weight over the term's instances in the row
 }
+
+// memRow is a row's chunk (the chunks table, joined to files).
+type memRow struct {
+	file                          uint32 // into files; noFile: no chunk or file row (the join drops it)
+	idx, page, lineStart, lineEnd int32
+}
+
+// memFile is a file's path and content hash.
+type memFile struct{ path, hash string }
+
+// noFile marks a row without chunk or file row.
+const noFile = ^uint32(0)
 
 // columnWeight is bm25Weights as integers, by column name;
 // TestColumnWeightsMatchSQL keeps the two equal. Integer weights make the
@@ -75,6 +91,9 @@ func buildMem(c *sqlite3.Conn) (*memIndex, error) {
 	if err := m.readSizes(c); err != nil {
 		return nil, err
 	}
+	if err := m.readRows(c); err != nil {
+		return nil, err
+	}
 	if err := m.readPostings(c); err != nil {
 		return nil, err
 	}
@@ -121,6 +140,33 @@ func (m *memIndex) readSizes(c *sqlite3.Conn) error {
 		}
 		m.ids = append(m.ids, st.ColumnInt64(0))
 		m.size = append(m.size, uint32(n))
+	}
+	return st.Err()
+}
+
+// readRows reads the chunk and file row of every row, as Search's lookup
+// joins them.
+func (m *memIndex) readRows(c *sqlite3.Conn) error {
+	m.rows = make([]memRow, len(m.ids))
+	for i := range m.rows {
+		m.rows[i].file = noFile
+	}
+	st, _, err := c.Prepare(`SELECT c.id, c.path, c.idx, c.page, c.line_start, c.line_end, f.hash
+		FROM chunks c CROSS JOIN files f ON f.path = c.path ORDER BY c.path`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for st.Step() {
+		d, ok := slices.BinarySearch(m.ids, st.ColumnInt64(0))
+		if !ok {
+			continue // a chunk without FTS5 row is never a hit
+		}
+		if p := st.ColumnText(1); len(m.files) == 0 || m.files[len(m.files)-1].path != p {
+			m.files = append(m.files, memFile{path: p, hash: st.ColumnText(6)})
+		}
+		m.rows[d] = memRow{file: uint32(len(m.files) - 1), idx: int32(st.ColumnInt(2)), page: int32(st.ColumnInt(3)),
+			lineStart: int32(st.ColumnInt(4)), lineEnd: int32(st.ColumnInt(5))}
 	}
 	return st.Err()
 }
@@ -190,7 +236,10 @@ func varints(b []byte) ([]uint64, error) {
 // bytes estimates the memory the index holds (arrays and term strings,
 // plus a map entry's usual overhead).
 func (m *memIndex) bytes() int {
-	n := len(m.ids)*8 + len(m.size)*4 + len(m.offs)*4 + len(m.docs)*4 + len(m.freq)*4
+	n := len(m.ids)*8 + len(m.size)*4 + len(m.offs)*4 + len(m.docs)*4 + len(m.freq)*4 + len(m.rows)*20
+	for _, f := range m.files {
+		n += len(f.path) + len(f.hash) + 32
+	}
 	for t := range m.terms {
 		n += len(t) + 16 + 4 + 8 // string data, header, value, map slot overhead
 	}
@@ -244,13 +293,34 @@ func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
 			acc[d] += float64(idf * ((f * (k1 + 1.0)) / den))
 		}
 	}
-	rows := make([]scoredRow, len(touched))
-	for i, d := range touched {
-		rows[i] = scoredRow{m.ids[d], acc[d]}
+	rows := make([]scoredRow, 0, len(touched))
+	for _, d := range touched {
+		if m.rows[d].file != noFile {
+			rows = append(rows, scoredRow{int64(d), acc[d]})
+		}
 		acc[d] = 0
 	}
 	sc.touched = touched
 	return rows
+}
+
+// emit passes the limit best of rows (from score: ids are dense row
+// numbers) to fn as hits, by descending score, then path, then chunk,
+// until fn returns false.
+func (m *memIndex) emit(rows []scoredRow, limit int, fn func(Hit) bool) {
+	top := bestRows(rows, limit)
+	slices.SortFunc(top, func(a, b scoredRow) int {
+		ra, rb := m.rows[a.id], m.rows[b.id]
+		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(m.files[ra.file].path, m.files[rb.file].path), cmp.Compare(ra.idx, rb.idx))
+	})
+	for _, r := range top[:min(limit, len(top))] {
+		row := m.rows[r.id]
+		f := m.files[row.file]
+		if !fn(Hit{Path: f.path, Chunk: int(row.idx), Page: int(row.page), LineStart: int(row.lineStart), LineEnd: int(row.lineEnd),
+			Score: r.score, FileHash: f.hash}) {
+			return
+		}
+	}
 }
 
 // bestRows returns the limit best of rows and every row tying with the

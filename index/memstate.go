@@ -130,36 +130,38 @@ func (s *memState) shutdown() error {
 	return nil
 }
 
-// memScore scores terms with the in-memory copy when it matches the
-// snapshot c reads and every term is one token; inMem is false when FTS5
-// must answer (and a build is started if the copy is missing or stale).
-func (ix *Index) memScore(c *sqlite3.Conn, terms []string) (rows []scoredRow, inMem bool, err error) {
+// memSearch answers a search from the in-memory copy when it matches the
+// snapshot c reads and every term is one token, and says so (done); when
+// not, FTS5 must answer, and a build is started if the copy is missing or
+// stale.
+func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(Hit) bool) (done bool, err error) {
 	if ix.mem.off {
-		return nil, false, nil
+		return false, nil
 	}
 	stamp, err := readStamp(c)
 	if err != nil {
-		return nil, false, err
+		return false, err
 	}
 	m := ix.mem.current(stamp)
 	if m == nil {
 		ix.refreshMem()
-		return nil, false, nil
+		return false, nil
 	}
 	tok, err := ix.tokenizer()
 	if err != nil {
-		return nil, false, nil // FTS5 answers
+		return false, nil // FTS5 answers
 	}
 	toks, ok, err := tok.tokens(terms)
 	if err != nil || !ok {
-		return nil, false, err
+		return false, err
 	}
 	sc, _ := ix.mem.scratch.Get().(*scratch)
 	if sc == nil {
 		sc = new(scratch)
 	}
-	rows = m.score(toks, sc)
+	rows := m.score(toks, sc)
 	ix.mem.scratch.Put(sc)
 	ix.mem.used.Add(1)
-	return rows, true, nil
+	m.emit(rows, limit, fn)
+	return true, nil
 }

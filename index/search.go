@@ -41,44 +41,19 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn 
 		}
 		tx := c.Begin()     // cannot fail outside a transaction, even interrupted
 		defer tx.Rollback() // read only: nothing to keep; runs even if interrupted
-		rows, inMem, err := ix.memScore(c, terms)
+		if done, err := ix.memSearch(c, terms, limit, fn); err != nil || done {
+			return err // answered from memory (memstate.go)
+		}
+		scored, err := scoreMatches(c, expr)
 		if err != nil {
 			return err
 		}
-		if !inMem {
-			if rows, err = scoreMatches(c, expr); err != nil {
-				return err
-			}
-			_, _, err = emitBest(c, rows, limit, batch, fn)
-			return err
-		}
-		return emitFromMem(c, rows, limit, batch, fn)
+		return emitBest(c, scored, limit, batch, fn)
 	})
 	if err != nil {
 		return fmt.Errorf("index search %q: %w", expr, err)
 	}
 	return nil
-}
-
-// emitFromMem emits the best of rows (unordered): the limit best and
-// their ties first, and only if the lookup dropped some of them (rows
-// without a chunk or file row), the rest in order after those.
-func emitFromMem(c *sqlite3.Conn, rows []scoredRow, limit, batch int, fn func(Hit) bool) error {
-	top := bestRows(rows, limit)
-	emitted, stopped, err := emitBest(c, top, limit, batch, fn)
-	if err != nil || stopped || len(top) == len(rows) {
-		return err
-	}
-	sortRows(rows)
-	skip := emitted
-	_, _, err = emitBest(c, rows, limit, batch, func(h Hit) bool {
-		if skip > 0 {
-			skip--
-			return true
-		}
-		return fn(h)
-	})
-	return err
 }
 
 // scoredRow is one match: its FTS5 row id (= chunks.id) and BM25 score.
@@ -126,14 +101,15 @@ const firstBatch = 128
 
 // emitBest looks up the rows of scored (by descending score) batch by
 // batch and passes them to fn in the final order until limit rows were
-// passed or fn returns false (stopped). A match without a chunk or file
-// row (which the join of the one-statement form drops) is dropped.
-func emitBest(c *sqlite3.Conn, scored []scoredRow, limit, batch int, fn func(Hit) bool) (emitted int, stopped bool, err error) {
+// passed or fn returns false. A match without a chunk or file row (which
+// the join of the one-statement form drops) is dropped.
+func emitBest(c *sqlite3.Conn, scored []scoredRow, limit, batch int, fn func(Hit) bool) error {
 	st, _, err := c.Prepare(rowsSQL)
 	if err != nil {
-		return 0, false, err
+		return err
 	}
 	defer st.Close()
+	emitted := 0
 	for i := 0; i < len(scored); batch *= 2 {
 		j := min(len(scored), i+batch)
 		for j < len(scored) && scored[j].score == scored[j-1].score {
@@ -141,17 +117,17 @@ func emitBest(c *sqlite3.Conn, scored []scoredRow, limit, batch int, fn func(Hit
 		}
 		hits, err := lookup(st, scored[i:j])
 		if err != nil {
-			return emitted, false, err
+			return err
 		}
 		for _, h := range hits {
 			if emitted == limit || !fn(h) {
-				return emitted, true, nil
+				return nil
 			}
 			emitted++
 		}
 		i = j
 	}
-	return emitted, emitted == limit, nil
+	return nil
 }
 
 // lookup reads the rows of part (descending scores, whole tie groups) and
