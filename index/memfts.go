@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -59,23 +60,42 @@ func columnWeight(col string) (uint32, bool) {
 	return 0, false
 }
 
-// stampSQL reads the FTS5 structure record (which every committed write
-// changes: new segments, a new write counter) and the averages record (row
-// count, token totals). Equal stamps mean equal FTS5 contents.
-const stampSQL = `SELECT group_concat(hex(block), '.') FROM (SELECT block FROM fts_data WHERE id IN (1, 10) ORDER BY id)`
+// stampSQL reads the FTS5 averages record (row count, token totals) and
+// structure record (which every committed write changes: new segments, a
+// new write counter). Equal stamps mean equal FTS5 contents.
+const stampSQL = `SELECT block FROM fts_data WHERE id IN (1, 10) ORDER BY id`
 
 // readStamp returns the stamp of the snapshot c reads.
 func readStamp(c *sqlite3.Conn) (string, error) {
+	var b []byte
+	err := eachStamp(c, func(block []byte) { b = append(b, block...); b = append(b, 0) })
+	return string(b), err
+}
+
+// sameStamp reports whether the snapshot c reads has stamp, without
+// copying the records.
+func sameStamp(c *sqlite3.Conn, stamp string) (bool, error) {
+	same, rest := true, stamp
+	err := eachStamp(c, func(block []byte) {
+		if !same || len(rest) < len(block)+1 || rest[:len(block)] != string(block) || rest[len(block)] != 0 {
+			same = false
+			return
+		}
+		rest = rest[len(block)+1:]
+	})
+	return same && rest == "", err
+}
+
+func eachStamp(c *sqlite3.Conn, fn func(block []byte)) error {
 	st, _, err := c.Prepare(stampSQL)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer st.Close()
-	var s string
-	if st.Step() {
-		s = st.ColumnText(0)
+	for st.Step() {
+		fn(st.ColumnRawBlob(0))
 	}
-	return s, st.Err()
+	return st.Err()
 }
 
 // buildMem reads a memIndex from c, inside the caller's read transaction.
@@ -182,21 +202,21 @@ func (m *memIndex) readPostings(c *sqlite3.Conn) error {
 		return err
 	}
 	defer st.Close()
-	last := ""
+	var last []byte
 	for st.Step() {
-		term, row, col := st.ColumnText(0), st.ColumnInt64(1), st.ColumnText(2)
+		term, row, col := st.ColumnRawText(0), st.ColumnInt64(1), st.ColumnRawText(2)
 		d, ok := slices.BinarySearch(m.ids, row)
 		if !ok {
 			return fmt.Errorf("row %d has tokens but no docsize", row)
 		}
-		w, ok := columnWeight(col)
+		w, ok := columnWeight(string(col))
 		if !ok {
 			return fmt.Errorf("unknown column %q", col)
 		}
-		if len(m.offs) == 0 || term != last {
-			m.terms[term] = uint32(len(m.offs))
+		if len(m.offs) == 0 || !bytes.Equal(term, last) {
+			m.terms[string(term)] = uint32(len(m.offs))
 			m.offs = append(m.offs, uint32(len(m.docs)))
-			last = term
+			last = append(last[:0], term...)
 		}
 		if len(m.docs) == int(m.offs[len(m.offs)-1]) || m.docs[len(m.docs)-1] != uint32(d) {
 			m.docs = append(m.docs, uint32(d))
@@ -310,8 +330,11 @@ func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
 func (m *memIndex) emit(rows []scoredRow, limit int, fn func(Hit) bool) {
 	top := bestRows(rows, limit)
 	slices.SortFunc(top, func(a, b scoredRow) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
 		ra, rb := m.rows[a.id], m.rows[b.id]
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(m.files[ra.file].path, m.files[rb.file].path), cmp.Compare(ra.idx, rb.idx))
+		return cmp.Or(strings.Compare(m.files[ra.file].path, m.files[rb.file].path), cmp.Compare(ra.idx, rb.idx))
 	})
 	for _, r := range top[:min(limit, len(top))] {
 		row := m.rows[r.id]

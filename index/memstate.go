@@ -40,13 +40,18 @@ type memState struct {
 	used    atomic.Int64 // searches answered from memory (for tests)
 }
 
-// current returns the in-memory copy if it was built from the snapshot
-// with stamp, else nil.
-func (s *memState) current(stamp string) *memIndex {
-	if m := s.idx.Load(); m != nil && m.stamp == stamp {
-		return m
+// current returns the in-memory copy if it was built from the snapshot c
+// reads, else nil.
+func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
+	m := s.idx.Load()
+	if m == nil {
+		return nil, nil
 	}
-	return nil
+	same, err := sameStamp(c, m.stamp)
+	if err != nil || !same {
+		return nil, err
+	}
+	return m, nil
 }
 
 // tokenizer returns the query tokenizer, opening it on first use.
@@ -138,11 +143,10 @@ func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(H
 	if ix.mem.off {
 		return false, nil
 	}
-	stamp, err := readStamp(c)
+	m, err := ix.mem.current(c)
 	if err != nil {
 		return false, err
 	}
-	m := ix.mem.current(stamp)
 	if m == nil {
 		ix.refreshMem()
 		return false, nil
