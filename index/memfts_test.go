@@ -195,3 +195,57 @@ func TestVarints(t *testing.T) {
 		}
 	}
 }
+
+// TestMemConcurrent searches from several goroutines while the index is
+// resynced and the copy rebuilt in the background, then closes the index
+// with a build possibly running (run with -race). Every search must
+// succeed, and each must equal the reference taken after the last sync.
+func TestMemConcurrent(t *testing.T) {
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	queries := []string{"rye", "garden note", "中文笔记", "flour water"}
+	errs := make(chan error, 4)
+	stop := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, func(Hit) bool { return true }); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 5 {
+		write(t, root, fmt.Sprintf("Edit %d.md", i), fmt.Sprintf("rye garden note %d\n", i))
+		syncDisk(t, ix)
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(stop)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, inMem := compareWithReference(t, ix, queries); inMem != len(queries) {
+		t.Fatalf("%d of %d queries answered from memory after the rebuild", inMem, len(queries))
+	}
+	ix.mem.mu.Lock()
+	ix.mem.next = time.Time{}
+	ix.mem.mu.Unlock()
+	write(t, root, "Last.md", "rye\n")
+	syncDisk(t, ix)
+	ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }) // starts a build
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
