@@ -30,7 +30,7 @@ type memIndex struct {
 	terms  map[string]uint32
 	offs   []uint32 // term t's postings are docs[offs[t]:offs[t+1]]
 	docs   []uint32 // dense row numbers, ascending per term
-	freq   []uint32 // Σ column weight over the term's instances in the row
+	freq   []uint16 // Σ column weight over the term's instances in the row
 }
 
 // memRow is a row's chunk (the chunks table, joined to files).
@@ -47,7 +47,8 @@ const noFile = ^uint32(0)
 
 // columnWeight is bm25Weights as integers, by column name;
 // TestColumnWeightsMatchSQL keeps the two equal. Integer weights make the
-// weighted counts exact in a uint32.
+// weighted counts exact (a chunk of a few hundred words weighs far below
+// the uint16 bound; a row over it fails the build, and FTS5 answers).
 func columnWeight(col string) (uint32, bool) {
 	switch col {
 	case "title", "aliases":
@@ -222,7 +223,11 @@ func (m *memIndex) readPostings(c *sqlite3.Conn) error {
 			m.docs = append(m.docs, uint32(d))
 			m.freq = append(m.freq, 0)
 		}
-		m.freq[len(m.freq)-1] += w
+		if f := &m.freq[len(m.freq)-1]; uint32(*f)+w <= math.MaxUint16 {
+			*f += uint16(w)
+		} else {
+			return fmt.Errorf("term %q weighs over %d in row %d", term, math.MaxUint16, row)
+		}
 	}
 	m.offs = append(m.offs, uint32(len(m.docs)))
 	return st.Err()
@@ -256,7 +261,7 @@ func varints(b []byte) ([]uint64, error) {
 // bytes estimates the memory the index holds (arrays and term strings,
 // plus a map entry's usual overhead).
 func (m *memIndex) bytes() int {
-	n := len(m.ids)*8 + len(m.size)*4 + len(m.offs)*4 + len(m.docs)*4 + len(m.freq)*4 + len(m.rows)*20
+	n := len(m.ids)*8 + len(m.size)*4 + len(m.offs)*4 + len(m.docs)*4 + len(m.freq)*2 + len(m.rows)*20
 	for _, f := range m.files {
 		n += len(f.path) + len(f.hash) + 32
 	}
