@@ -240,12 +240,48 @@ func TestMemConcurrent(t *testing.T) {
 		t.Fatalf("%d of %d queries answered from memory after the rebuild", inMem, len(queries))
 	}
 	ix.mem.mu.Lock()
-	ix.mem.next = time.Time{}
+	ix.mem.next, ix.mem.noQuiet = time.Time{}, true
 	ix.mem.mu.Unlock()
 	write(t, root, "Last.md", "rye\n")
 	syncDisk(t, ix)
 	ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }) // starts a build
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMemWaitsForQuiet checks that a changed index is not copied at the
+// first search that finds the copy stale, but once the index has stayed
+// unchanged for memQuiet.
+func TestMemWaitsForQuiet(t *testing.T) {
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "Stub.md", "rye garden\n")
+	syncDisk(t, ix)
+	search := func() {
+		t.Helper()
+		if err := ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	search()
+	search()
+	ix.mem.wg.Wait()
+	before := ix.mem.used.Load()
+	search()
+	if ix.mem.used.Load() != before {
+		t.Fatal("the copy was rebuilt although the index just changed")
+	}
+	ix.mem.mu.Lock()
+	ix.mem.since = ix.mem.since.Add(-memQuiet) // as if memQuiet passed
+	ix.mem.mu.Unlock()
+	search() // starts the build
+	ix.mem.wg.Wait()
+	search()
+	if ix.mem.used.Load() != before+1 {
+		t.Fatal("after the quiet period the copy was not rebuilt")
 	}
 }

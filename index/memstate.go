@@ -14,9 +14,13 @@ import (
 // build durations. Together they bound the background CPU a stream of
 // edits can cost (a build of the 13k-note vault takes about a second); in
 // between, searches are answered by FTS5, which gives the same results.
+// A build also waits until the index has not changed for memQuiet: under
+// a stream of edits (a sync every few hundred milliseconds) a copy would
+// be stale before it was done, so none is built until the edits pause.
 const (
 	memMinGap    = 2 * time.Second
 	memGapFactor = 3
+	memQuiet     = 2 * time.Second
 )
 
 // memState holds the in-memory BM25 copy of the index (memIndex), the
@@ -31,6 +35,10 @@ type memState struct {
 	off      bool // never build or use it (tests of the FTS5 path)
 	next     time.Time
 	wg       sync.WaitGroup
+	// seen is the last stale stamp a search met, since when it was seen.
+	seen    string
+	since   time.Time
+	noQuiet bool // build at the first stale search (tests)
 
 	tokOnce sync.Once
 	tok     *queryTokenizer
@@ -59,6 +67,22 @@ func (ix *Index) tokenizer() (*queryTokenizer, error) {
 	s := &ix.mem
 	s.tokOnce.Do(func() { s.tok, s.tokErr = newQueryTokenizer(context.Background(), ix.settings.Tokenizer) })
 	return s.tok, s.tokErr
+}
+
+// quietSince reports whether the snapshot c reads has been the one
+// searches saw for memQuiet, i.e. the index has not changed for that long.
+func (ix *Index) quietSince(c *sqlite3.Conn) bool {
+	stamp, err := readStamp(c)
+	if err != nil {
+		return false
+	}
+	s := &ix.mem
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if stamp != s.seen {
+		s.seen, s.since = stamp, time.Now()
+	}
+	return s.noQuiet || time.Since(s.since) >= memQuiet
 }
 
 // refreshMem starts a background build of the in-memory copy unless one
@@ -148,7 +172,9 @@ func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(H
 		return false, err
 	}
 	if m == nil {
-		ix.refreshMem()
+		if ix.quietSince(c) {
+			ix.refreshMem()
+		}
 		return false, nil
 	}
 	tok, err := ix.tokenizer()
