@@ -76,6 +76,7 @@ type Index struct {
 	closeOnce sync.Once
 
 	health   health
+	mem      memState // the in-memory BM25 copy (memstate.go)
 	lockWait func(lockFile string)
 	created  bool // the file was empty on open
 }
@@ -421,6 +422,7 @@ func (ix *Index) Close() error {
 				errs = append(errs, c.Close())
 			}
 		}
+		errs = append(errs, ix.mem.shutdown())
 		ix.writeMu.Lock()
 		defer ix.writeMu.Unlock()
 		if ix.write != nil {

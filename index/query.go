@@ -29,6 +29,11 @@ const maxTerms = 64
 // can produce an FTS5 syntax error. It returns "" when nothing searchable
 // remains.
 func MatchExpr(query string) string {
+	return strings.Join(matchTerms(query), " OR ")
+}
+
+// matchTerms returns the double-quoted terms MatchExpr ORs, in order.
+func matchTerms(query string) []string {
 	if !utf8.ValidString(query) {
 		query = strings.ToValidUTF8(query, " ")
 	}
@@ -62,7 +67,7 @@ func MatchExpr(query string) string {
 	if len(terms) == 0 {
 		terms = stops
 	}
-	return strings.Join(terms[:min(len(terms), maxTerms)], " OR ")
+	return terms[:min(len(terms), maxTerms)]
 }
 
 // split cuts text into lower-cased words (letters, digits, marks) and the

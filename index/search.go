@@ -30,7 +30,8 @@ func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hi
 // search is Search with the size of the first lookup batch (tests use
 // tiny ones to make batches cut through tie groups).
 func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn func(Hit) bool) error {
-	expr := MatchExpr(query)
+	terms := matchTerms(query)
+	expr := strings.Join(terms, " OR ")
 	if expr == "" || limit <= 0 {
 		return nil
 	}
@@ -40,6 +41,9 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn 
 		}
 		tx := c.Begin()     // cannot fail outside a transaction, even interrupted
 		defer tx.Rollback() // read only: nothing to keep; runs even if interrupted
+		if done, err := ix.memSearch(c, terms, limit, fn); err != nil || done {
+			return err // answered from memory (memstate.go)
+		}
 		scored, err := scoreMatches(c, expr)
 		if err != nil {
 			return err
@@ -78,8 +82,13 @@ func scoreMatches(c *sqlite3.Conn, expr string) ([]scoredRow, error) {
 	if err := st.Err(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(rows, func(a, b scoredRow) int { return cmp.Compare(b.score, a.score) })
+	sortRows(rows)
 	return rows, nil
+}
+
+// sortRows orders rows by descending score.
+func sortRows(rows []scoredRow) {
+	slices.SortFunc(rows, func(a, b scoredRow) int { return cmp.Compare(b.score, a.score) })
 }
 
 // rowsSQL reads the chunk and file rows of a list of row ids.

@@ -81,6 +81,7 @@ func TestSearchEqualsReference(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+			ix.mem.off = true // the FTS5 path; memfts_test.go checks the in-memory one
 			syncDisk(t, ix)
 			compared := 0
 			for _, q := range equivalenceQueries(t, root) {

@@ -191,13 +191,29 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 			best[n] = s
 		}
 	}
-	cands := make([]Candidate, 0, len(notes))
+	if req.Limit <= 0 {
+		return nil
+	}
+	// TopK's bounded heap, fed as the notes come: every note has a score,
+	// so a slice of them all would be the biggest allocation of a search.
+	h := make([]Candidate, 0, min(req.Limit, len(notes)))
 	for _, n := range notes {
-		if req.Allow == nil || req.Allow(int(n)) {
-			cands = append(cands, Candidate{Note: int(n), Chunk: NoChunk, Score: float64(best[n])})
+		if req.Allow != nil && !req.Allow(int(n)) {
+			continue
+		}
+		c := Candidate{Note: int(n), Chunk: NoChunk, Score: float64(best[n])}
+		switch {
+		case len(h) < req.Limit:
+			if h = append(h, c); len(h) == req.Limit {
+				heapify(h)
+			}
+		case compareCandidates(c, h[0]) < 0:
+			h[0] = c
+			siftDown(h, 0)
 		}
 	}
-	return TopK(cands, req.Limit)
+	slices.SortFunc(h, compareCandidates)
+	return h
 }
 
 // dropped reports a row below the request's min_similarity.

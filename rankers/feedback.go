@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -79,29 +78,24 @@ func (t *TFIDF) Feedback(ctx context.Context, req Request, notes []*vault.Note, 
 // sums do not depend on map order or on term ids (which differ between an
 // updated index and a fresh one).
 func (t *TFIDF) addUnitVector(sum map[string]float64, n *vault.Note, a float64) {
-	body := n.Body
-	if len(body) > feedbackTextBytes {
-		body = body[:feedbackTextBytes]
-	}
-	tf := map[string]float64{}
-	t.an.Each(n.Title+"\n"+body, analysis.Index, func(term string, _, _ int) { tf[term]++ })
-	terms := make([]string, 0, len(tf))
-	for term := range tf {
+	nt := t.fbTerms.termsOf(t.an, n)
+	terms := make([]string, 0, len(nt.terms))
+	w := make([]float64, 0, len(nt.terms))
+	for i, term := range nt.terms { // sorted
 		if id, ok := t.dict.lookup(term); ok && t.live(id) {
-			tf[term] = (1 + math.Log(tf[term])) * t.idfOf(id, a)
 			terms = append(terms, term)
+			w = append(w, (1+math.Log(nt.counts[i]))*t.idfOf(id, a))
 		}
 	}
-	slices.Sort(terms)
 	var norm float64
-	for _, term := range terms {
-		norm += tf[term] * tf[term]
+	for _, x := range w {
+		norm += x * x
 	}
 	if norm == 0 {
 		return
 	}
-	for _, term := range terms {
-		sum[term] += tf[term] / math.Sqrt(norm)
+	for i, term := range terms {
+		sum[term] += w[i] / math.Sqrt(norm)
 	}
 }
 

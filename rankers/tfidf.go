@@ -57,7 +57,8 @@ type TFIDF struct {
 	noteInv   []float32 // note slot → 1/pivoted norm (0: dead or empty)
 	chunkInv  []float32 // chunk slot → 1/pivoted norm
 	numNotes  int
-	pool      *sync.Pool // *accumulator
+	pool      *sync.Pool     // *accumulator
+	fbTerms   *noteTermCache // feedback notes' terms (feedback_cache.go); nil: none kept
 }
 
 type noteDoc struct {
@@ -101,7 +102,7 @@ type docTerms struct {
 
 // NewTFIDF indexes notes; chunks[i] are the chunks of notes[i].
 func NewTFIDF(ctx context.Context, an *analysis.Analyzer, notes []*vault.Note, chunks [][]chunk.Chunk, fw FieldWeights) (*TFIDF, error) {
-	empty := &TFIDF{an: an, fw: fw, pool: &sync.Pool{New: func() any { return &accumulator{} }}}
+	empty := &TFIDF{an: an, fw: fw, pool: &sync.Pool{New: func() any { return &accumulator{} }}, fbTerms: newNoteTermCache()}
 	old := make([]int, len(notes))
 	for i := range old {
 		old[i] = -1
@@ -148,7 +149,7 @@ func (t *TFIDF) Update(ctx context.Context, notes []*vault.Note, chunks [][]chun
 		return nil, err
 	}
 	u := &TFIDF{an: t.an, fw: t.fw, dict: t.dict.clone(), notes: t.notes.clone(), chunks: t.chunks.clone(),
-		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool}
+		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool, fbTerms: t.fbTerms}
 	e := newEdit(u)
 	for i, g := range gone {
 		e.remove(t.slotOf[g.ID], stale[i])

@@ -60,7 +60,7 @@ func DecodeTFIDF(r *wire.Reader, an *analysis.Analyzer, fw FieldWeights) (*TFIDF
 	if r.Err() == nil && got != fw {
 		return nil, fmt.Errorf("tf-idf state made with field weights %+v, not %+v", got, fw)
 	}
-	t := &TFIDF{an: an, fw: fw, pool: &sync.Pool{New: func() any { return &accumulator{} }}}
+	t := &TFIDF{an: an, fw: fw, pool: &sync.Pool{New: func() any { return &accumulator{} }}, fbTerms: newNoteTermCache()}
 	terms := r.Strings()
 	t.dict = termDict{base: make(map[string]uint32, len(terms)), n: uint32(len(terms)), ownBase: true}
 	for id, term := range terms {

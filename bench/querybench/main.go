@@ -1,7 +1,7 @@
 // Command querybench measures obsidian_search latency through the real
 // binary over MCP stdio (the way an assistant uses it) for a mix of 1–3
 // word title fragments and, optionally, the queries of a vault-links
-// dataset. With -dump it writes every query's hits (path, fused score and
+// dataset. With -dump it writes every query's hits (of the last round) (path, fused score and
 // per-signal rank and score) as JSON lines; with -check it compares this
 // run's hits against such a dump and fails on any difference in hits,
 // order, or score beyond a float tolerance: the benchmark-side proof that
@@ -112,13 +112,14 @@ func run(ctx context.Context, c config, out io.Writer) error {
 			if res.IsError {
 				return fmt.Errorf("query %q: tool error", q)
 			}
-			if round == 0 {
+			if round == c.rounds { // the last round: caches and background builds are warm
 				if answers[i], err = decode(q, res); err != nil {
 					return err
 				}
-				continue
 			}
-			lat = append(lat, took)
+			if round > 0 {
+				lat = append(lat, took)
+			}
 		}
 	}
 	slices.Sort(lat)

@@ -1,0 +1,411 @@
+package index
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// memIndex is an in-memory copy of what FTS5's bm25() reads, taken from
+// one snapshot of the index: the row count and token total (the averages
+// record), each row's size in tokens (the docsize table), and for every
+// term its rows with the column-weighted count of its instances (FTS5's
+// own tokens, read through fts5vocab, so no tokenizer is reimplemented).
+// It scores exactly as bm25() does (see score) without visiting SQLite,
+// and it is immutable once built.
+type memIndex struct {
+	stamp  string // the FTS5 structure and averages records it was built from
+	nRow   int64
+	nToken int64
+	ids    []int64  // dense row number → FTS5 rowid, ascending
+	size   []uint32 // dense row number → tokens in the row (all columns)
+	rows   []memRow // dense row number → its chunk
+	files  []memFile
+	terms  map[string]uint32
+	offs   []uint32 // term t's postings are docs[offs[t]:offs[t+1]]
+	docs   []uint32 // dense row numbers, ascending per term
+	freq   []uint16 // Σ column weight over the term's instances in the row
+}
+
+// memRow is a row's chunk (the chunks table, joined to files).
+type memRow struct {
+	file                          uint32 // into files; noFile: no chunk or file row (the join drops it)
+	idx, page, lineStart, lineEnd int32
+}
+
+// memFile is a file's path and content hash.
+type memFile struct{ path, hash string }
+
+// noFile marks a row without chunk or file row.
+const noFile = ^uint32(0)
+
+// columnWeight is bm25Weights as integers, by column name;
+// TestColumnWeightsMatchSQL keeps the two equal. Integer weights make the
+// weighted counts exact (a chunk of a few hundred words weighs far below
+// the uint16 bound; a row over it fails the build, and FTS5 answers).
+func columnWeight(col string) (uint32, bool) {
+	switch col {
+	case "title", "aliases":
+		return 3, true
+	case "headings", "tags":
+		return 2, true
+	case "body", "cjk":
+		return 1, true
+	}
+	return 0, false
+}
+
+// stampSQL reads the FTS5 averages record (row count, token totals) and
+// structure record (which every committed write changes: new segments, a
+// new write counter). Equal stamps mean equal FTS5 contents.
+const stampSQL = `SELECT block FROM fts_data WHERE id IN (1, 10) ORDER BY id`
+
+// readStamp returns the stamp of the snapshot c reads.
+func readStamp(c *sqlite3.Conn) (string, error) {
+	var b []byte
+	err := eachStamp(c, func(block []byte) { b = append(b, block...); b = append(b, 0) })
+	return string(b), err
+}
+
+// sameStamp reports whether the snapshot c reads has stamp, without
+// copying the records.
+func sameStamp(c *sqlite3.Conn, stamp string) (bool, error) {
+	same, rest := true, stamp
+	err := eachStamp(c, func(block []byte) {
+		if !same || len(rest) < len(block)+1 || rest[:len(block)] != string(block) || rest[len(block)] != 0 {
+			same = false
+			return
+		}
+		rest = rest[len(block)+1:]
+	})
+	return same && rest == "", err
+}
+
+func eachStamp(c *sqlite3.Conn, fn func(block []byte)) error {
+	st, _, err := c.Prepare(stampSQL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for st.Step() {
+		fn(st.ColumnRawBlob(0))
+	}
+	return st.Err()
+}
+
+// buildMem reads a memIndex from c, inside the caller's read transaction.
+func buildMem(c *sqlite3.Conn) (*memIndex, error) {
+	m := &memIndex{terms: map[string]uint32{}}
+	var err error
+	if m.stamp, err = readStamp(c); err != nil {
+		return nil, err
+	}
+	if err := m.readAverages(c); err != nil {
+		return nil, err
+	}
+	if err := m.readSizes(c); err != nil {
+		return nil, err
+	}
+	if err := m.readRows(c); err != nil {
+		return nil, err
+	}
+	if err := m.readPostings(c); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readAverages decodes the averages record: the row count, then one token
+// total per column (FTS5's varints).
+func (m *memIndex) readAverages(c *sqlite3.Conn) error {
+	st, _, err := c.Prepare(`SELECT block FROM fts_data WHERE id = 1`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if !st.Step() {
+		return errors.Join(errors.New("no averages record"), st.Err())
+	}
+	vals, err := varints(st.ColumnRawBlob(0))
+	if err != nil || len(vals) == 0 {
+		return fmt.Errorf("averages record: %v", err)
+	}
+	m.nRow = int64(vals[0])
+	for _, v := range vals[1:] {
+		m.nToken += int64(v)
+	}
+	return st.Err()
+}
+
+// readSizes reads every row's size (the sum of its column sizes).
+func (m *memIndex) readSizes(c *sqlite3.Conn) error {
+	st, _, err := c.Prepare(`SELECT id, sz FROM fts_docsize ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for st.Step() {
+		vals, err := varints(st.ColumnRawBlob(1))
+		if err != nil {
+			return fmt.Errorf("docsize of row %d: %w", st.ColumnInt64(0), err)
+		}
+		var n uint64
+		for _, v := range vals {
+			n += v
+		}
+		m.ids = append(m.ids, st.ColumnInt64(0))
+		m.size = append(m.size, uint32(n))
+	}
+	return st.Err()
+}
+
+// readRows reads the chunk and file row of every row, as Search's lookup
+// joins them.
+func (m *memIndex) readRows(c *sqlite3.Conn) error {
+	m.rows = make([]memRow, len(m.ids))
+	for i := range m.rows {
+		m.rows[i].file = noFile
+	}
+	st, _, err := c.Prepare(`SELECT c.id, c.path, c.idx, c.page, c.line_start, c.line_end, f.hash
+		FROM chunks c CROSS JOIN files f ON f.path = c.path ORDER BY c.path`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for st.Step() {
+		d, ok := slices.BinarySearch(m.ids, st.ColumnInt64(0))
+		if !ok {
+			continue // a chunk without FTS5 row is never a hit
+		}
+		if p := st.ColumnText(1); len(m.files) == 0 || m.files[len(m.files)-1].path != p {
+			m.files = append(m.files, memFile{path: p, hash: st.ColumnText(6)})
+		}
+		m.rows[d] = memRow{file: uint32(len(m.files) - 1), idx: int32(st.ColumnInt(2)), page: int32(st.ColumnInt(3)),
+			lineStart: int32(st.ColumnInt(4)), lineEnd: int32(st.ColumnInt(5))}
+	}
+	return st.Err()
+}
+
+// readPostings reads every token instance (fts5vocab's instance table
+// lists them by term, then row, then column) into weighted postings.
+func (m *memIndex) readPostings(c *sqlite3.Conn) error {
+	if err := c.Exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.memvocab USING fts5vocab(main, fts, instance)`); err != nil {
+		return err
+	}
+	st, _, err := c.Prepare(`SELECT term, doc, col FROM temp.memvocab`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var last []byte
+	for st.Step() {
+		term, row, col := st.ColumnRawText(0), st.ColumnInt64(1), st.ColumnRawText(2)
+		d, ok := slices.BinarySearch(m.ids, row)
+		if !ok {
+			return fmt.Errorf("row %d has tokens but no docsize", row)
+		}
+		w, ok := columnWeight(string(col))
+		if !ok {
+			return fmt.Errorf("unknown column %q", col)
+		}
+		if len(m.offs) == 0 || !bytes.Equal(term, last) {
+			m.terms[string(term)] = uint32(len(m.offs))
+			m.offs = append(m.offs, uint32(len(m.docs)))
+			last = append(last[:0], term...)
+		}
+		if len(m.docs) == int(m.offs[len(m.offs)-1]) || m.docs[len(m.docs)-1] != uint32(d) {
+			m.docs = append(m.docs, uint32(d))
+			m.freq = append(m.freq, 0)
+		}
+		if f := &m.freq[len(m.freq)-1]; uint32(*f)+w <= math.MaxUint16 {
+			*f += uint16(w)
+		} else {
+			return fmt.Errorf("term %q weighs over %d in row %d", term, math.MaxUint16, row)
+		}
+	}
+	m.offs = append(m.offs, uint32(len(m.docs)))
+	return st.Err()
+}
+
+// varints decodes a run of SQLite varints (FTS5's record format).
+func varints(b []byte) ([]uint64, error) {
+	var out []uint64
+	for len(b) > 0 {
+		var v uint64
+		n := 0
+		for ; n < 9 && n < len(b); n++ {
+			if n == 8 {
+				v = v<<8 | uint64(b[n])
+				break
+			}
+			v = v<<7 | uint64(b[n]&0x7f)
+			if b[n]&0x80 == 0 {
+				break
+			}
+		}
+		if n == len(b) {
+			return nil, errors.New("truncated varint")
+		}
+		out = append(out, v)
+		b = b[n+1:]
+	}
+	return out, nil
+}
+
+// bytes estimates the memory the index holds (arrays and term strings,
+// plus a map entry's usual overhead).
+func (m *memIndex) bytes() int {
+	n := len(m.ids)*8 + len(m.size)*4 + len(m.offs)*4 + len(m.docs)*4 + len(m.freq)*2 + len(m.rows)*20
+	for _, f := range m.files {
+		n += len(f.path) + len(f.hash) + 32
+	}
+	for t := range m.terms {
+		n += len(t) + 16 + 4 + 8 // string data, header, value, map slot overhead
+	}
+	return n
+}
+
+// scratch is one search's accumulator over the dense rows.
+type scratch struct {
+	acc     []float64
+	touched []uint32
+}
+
+// score returns every row holding one of tokens (the query's phrases, in
+// order, one token each) with its BM25 score, computed as FTS5's bm25()
+// computes it (fts5_aux.c, fts5Bm25Function) operation by operation:
+//
+//	idf_i   = log((N − n_i + 0.5) / (n_i + 0.5)), at least 1e-6
+//	score   = Σ_i idf_i · (f_i·(k1+1)) / (f_i + k1·(1 − b + b·D/avgdl))
+//
+// summed in phrase order from 0, where f_i is the phrase's weighted count
+// in the row, D the row's tokens and avgdl the mean over all rows. The
+// float64 conversions stop a compiler from fusing a multiply and an add
+// (the wasm SQLite rounds each operation), so the scores are bit-identical.
+func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
+	k1, b := 1.2, 0.75 // as in fts5Bm25Function
+	avgdl := float64(m.nToken) / float64(m.nRow)
+	if len(sc.acc) < len(m.ids) {
+		sc.acc = make([]float64, len(m.ids))
+	}
+	acc := sc.acc
+	touched := sc.touched[:0]
+	for _, tok := range tokens {
+		t, ok := m.terms[tok]
+		if !ok {
+			continue // no row holds it: it adds 0 everywhere
+		}
+		lo, hi := m.offs[t], m.offs[t+1]
+		nHit := int64(hi - lo)
+		idf := math.Log((float64(m.nRow-nHit) + 0.5) / (float64(nHit) + 0.5))
+		if idf <= 0 {
+			idf = 1e-6
+		}
+		for j := lo; j < hi; j++ {
+			d := m.docs[j]
+			f := float64(m.freq[j])
+			D := float64(m.size[d])
+			den := f + float64(k1*(1-b+b*D/avgdl))
+			if acc[d] == 0 { // every contribution is > 0
+				touched = append(touched, d)
+			}
+			acc[d] += float64(idf * ((f * (k1 + 1.0)) / den))
+		}
+	}
+	rows := make([]scoredRow, 0, len(touched))
+	for _, d := range touched {
+		if m.rows[d].file != noFile {
+			rows = append(rows, scoredRow{int64(d), acc[d]})
+		}
+		acc[d] = 0
+	}
+	sc.touched = touched
+	return rows
+}
+
+// emit passes the limit best of rows (from score: ids are dense row
+// numbers) to fn as hits, by descending score, then path, then chunk,
+// until fn returns false.
+func (m *memIndex) emit(rows []scoredRow, limit int, fn func(Hit) bool) {
+	top := bestRows(rows, limit)
+	slices.SortFunc(top, func(a, b scoredRow) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		ra, rb := m.rows[a.id], m.rows[b.id]
+		return cmp.Or(strings.Compare(m.files[ra.file].path, m.files[rb.file].path), cmp.Compare(ra.idx, rb.idx))
+	})
+	for _, r := range top[:min(limit, len(top))] {
+		row := m.rows[r.id]
+		f := m.files[row.file]
+		if !fn(Hit{Path: f.path, Chunk: int(row.idx), Page: int(row.page), LineStart: int(row.lineStart), LineEnd: int(row.lineEnd),
+			Score: r.score, FileHash: f.hash}) {
+			return
+		}
+	}
+}
+
+// bestRows returns the limit best of rows and every row tying with the
+// last of them, by descending score; rows may be reordered.
+func bestRows(rows []scoredRow, limit int) []scoredRow {
+	if len(rows) > limit {
+		h := make(minHeap, 0, limit)
+		for _, r := range rows {
+			h.offer(r.score, limit)
+		}
+		top := make([]scoredRow, 0, limit)
+		for _, r := range rows {
+			if r.score >= h[0] {
+				top = append(top, r)
+			}
+		}
+		rows = top
+	}
+	sortRows(rows)
+	return rows
+}
+
+// minHeap keeps the largest scores offered, smallest at [0].
+type minHeap []float64
+
+// offer adds v if fewer than k are held or v beats the smallest.
+func (h *minHeap) offer(v float64, k int) {
+	s := *h
+	if len(s) < k {
+		s = append(s, v)
+		for i := len(s) - 1; i > 0; {
+			p := (i - 1) / 2
+			if s[p] <= s[i] {
+				break
+			}
+			s[p], s[i] = s[i], s[p]
+			i = p
+		}
+		*h = s
+		return
+	}
+	if v <= s[0] {
+		return
+	}
+	s[0] = v
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < len(s) && s[l] < s[small] {
+			small = l
+		}
+		if l+1 < len(s) && s[l+1] < s[small] {
+			small = l + 1
+		}
+		if small == i {
+			return
+		}
+		s[i], s[small] = s[small], s[i]
+		i = small
+	}
+}

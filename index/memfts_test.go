@@ -1,0 +1,287 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMemSearchEqualsFTS5 checks that searches answered by the in-memory
+// BM25 copy return exactly what FTS5 returns (the reference query: same
+// chunks, same order, bit-identical scores) for every limit and lookup
+// batch, on the fixture, on a vault of exact ties, and on a vault of CJK
+// fields, diacritics, stop words, digits and repeated words; and that most
+// queries were indeed answered from memory.
+func TestMemSearchEqualsFTS5(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, ix func(root string) *Index) (string, *Index)
+		extra []string
+	}{
+		{"fixture", func(_ *testing.T, ix func(string) *Index) (string, *Index) {
+			return "../testdata/vault", ix("../testdata/vault")
+		}, nil},
+		{"ties", tieVault, nil},
+		{"mixed", mixedVault, mixedQueries},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+			syncDisk(t, ix)
+			if err := ix.BuildMem(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			queries := append(equivalenceQueries(t, root), tc.extra...)
+			compared, inMem := compareWithReference(t, ix, queries)
+			if compared == 0 {
+				t.Fatal("no query matched anything: the comparison proves nothing")
+			}
+			if inMem < len(queries)/2 {
+				t.Fatalf("only %d of %d queries were answered from memory", inMem, len(queries))
+			}
+			t.Logf("%d queries, %d answered from memory, %d hits compared", len(queries), inMem, compared)
+		})
+	}
+}
+
+// compareWithReference runs every query at several limits and batch sizes
+// and fails on any difference from the reference query. It returns the
+// hits compared and the queries answered from memory.
+func compareWithReference(t *testing.T, ix *Index, queries []string) (compared, inMem int) {
+	t.Helper()
+	for _, q := range queries {
+		want := referenceSearch(t, ix, q)
+		before := ix.mem.used.Load()
+		for _, limit := range []int{1, 2, 3, 5, 10, 50, 450, 100000} {
+			for _, batch := range []int{1, 3, firstBatch} {
+				var got []Hit
+				if err := ix.search(context.Background(), q, limit, batch, func(h Hit) bool { got = append(got, h); return true }); err != nil {
+					t.Fatalf("%q limit %d: %v", q, limit, err)
+				}
+				w := want[:min(limit, len(want))]
+				if !slices.Equal(got, w) {
+					t.Fatalf("%q limit %d batch %d:\n got %v\nwant %v", q, limit, batch, got, w)
+				}
+				compared += len(w)
+			}
+		}
+		if ix.mem.used.Load() > before {
+			inMem++
+		}
+	}
+	return compared, inMem
+}
+
+// mixedQueries exercise the tokenizer: CJK grams, diacritics, case, stop
+// words, digits, stems, words split or dropped by FTS5, odd input.
+var mixedQueries = []string{
+	"笔记", "中文笔记", "学习 方法", "日本語", "café", "CAFE", "cafe résumé naïve", "the", "the and of", "a",
+	"running runs runner", "garden gardening gardens", "2024", "v2 x86", "œuvre", "straße", "İstanbul",
+	"e\u0301te\u0301", "don't", "o'clock", "ﬁsh", "ＦＵＬＬ width", "emoji 🙂 note", "zzzz yyyy", "Δelta",
+	`"starter flour"`, `"a b" c`, "rye rye rye", strings.Repeat("flour ", 80),
+}
+
+// mixedVault writes notes whose titles, aliases, headings and tags carry
+// CJK text, diacritics, stop words and repeated words, of very different
+// lengths, so that every column weight and length normalisation counts.
+func mixedVault(t *testing.T, ix func(root string) *Index) (string, *Index) {
+	t.Helper()
+	root := t.TempDir()
+	notes := map[string]string{
+		"中文笔记.md":          "---\naliases: [学习方法]\ntags: [笔记]\n---\n# 学习 方法\n中文笔记的学习方法很多。\n",
+		"日本語.md":           "# 日本語のノート\n日本語を勉強する。 café\n",
+		"Café résumé.md":   "---\naliases: [Naïve cafe]\n---\n# Résumé\nThe café serves œuvre and straße food.\n",
+		"Running.md":       "# Runs\nRunning runner runs. The runner is running in the garden.\n",
+		"Gardens 2024.md":  "---\ntags: [garden, gardening]\n---\n# Gardening in 2024\nGardens need v2 x86 water. don't o'clock\n",
+		"Long note.md":     "# Long\n" + strings.Repeat("Flour and water and rye make a starter. ", 60) + "\n",
+		"Stub.md":          "rye\n",
+		"Starter flour.md": "Starter flour: rye rye rye, then wait.\n",
+		"Delta.md":         "# Δelta İstanbul\nété ﬁsh ＦＵＬＬ width emoji 🙂 note\n",
+	}
+	for i := range 12 {
+		notes[fmt.Sprintf("Filler %02d.md", i)] = fmt.Sprintf("# Filler %d\nthe of and a %s garden note %d\n", i, strings.Repeat("word ", i), i%3)
+	}
+	for name, body := range notes {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, ix(root)
+}
+
+// TestMemFollowsChanges checks that after the index changes, searches
+// are answered by FTS5 (still exactly the reference) until the copy is
+// rebuilt, and from memory again after that.
+func TestMemFollowsChanges(t *testing.T) {
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	ix.mem.mu.Lock()
+	ix.mem.next = time.Now().Add(time.Hour) // no background builds: this test builds
+	ix.mem.mu.Unlock()
+	syncDisk(t, ix)
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"rye", "garden", "starter flour", "中文笔记", "sourdough"}
+	for _, step := range []struct {
+		name   string
+		change func()
+		inMem  int
+	}{
+		{"built", func() {}, len(queries)},
+		{"edited", func() {
+			write(t, root, "Stub.md", "rye sourdough garden\n")
+			os.Remove(filepath.Join(root, "Running.md"))
+			write(t, root, "New.md", "# Sourdough\nstarter flour garden\n")
+			syncDisk(t, ix)
+		}, 0},
+		{"rebuilt", func() {
+			if err := ix.BuildMem(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}, len(queries)},
+	} {
+		step.change()
+		if _, inMem := compareWithReference(t, ix, queries); inMem != step.inMem {
+			t.Fatalf("%s: %d queries answered from memory, want %d", step.name, inMem, step.inMem)
+		}
+	}
+}
+
+func write(t *testing.T, root, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestColumnWeightsMatchSQL keeps columnWeight equal to the weights the
+// SQL passes to bm25().
+func TestColumnWeightsMatchSQL(t *testing.T) {
+	var got []string
+	for _, col := range []string{"title", "aliases", "headings", "tags", "body", "cjk"} {
+		w, ok := columnWeight(col)
+		if !ok {
+			t.Fatalf("no weight for %s", col)
+		}
+		got = append(got, fmt.Sprintf("%d.0", w))
+	}
+	if s := strings.Join(got, ", "); s != bm25Weights {
+		t.Fatalf("columnWeight gives %q, bm25Weights is %q", s, bm25Weights)
+	}
+}
+
+// TestVarints decodes SQLite varints of every length.
+func TestVarints(t *testing.T) {
+	for _, tc := range []struct {
+		in   []byte
+		want []uint64
+		err  bool
+	}{
+		{[]byte{0x00}, []uint64{0}, false},
+		{[]byte{0x7f, 0x01}, []uint64{127, 1}, false},
+		{[]byte{0x81, 0x00}, []uint64{128}, false},
+		{[]byte{0x82, 0x80, 0x01}, []uint64{1<<15 | 1}, false},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, []uint64{1<<64 - 1}, false},
+		{[]byte{0x81}, nil, true},
+		{nil, nil, false},
+	} {
+		got, err := varints(tc.in)
+		if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
+			t.Errorf("varints(%x) = %v, %v; want %v, err %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestMemConcurrent searches from several goroutines while the index is
+// resynced and the copy rebuilt in the background, then closes the index
+// with a build possibly running (run with -race). Every search must
+// succeed, and each must equal the reference taken after the last sync.
+func TestMemConcurrent(t *testing.T) {
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	queries := []string{"rye", "garden note", "中文笔记", "flour water"}
+	errs := make(chan error, 4)
+	stop := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, func(Hit) bool { return true }); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 5 {
+		write(t, root, fmt.Sprintf("Edit %d.md", i), fmt.Sprintf("rye garden note %d\n", i))
+		syncDisk(t, ix)
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(stop)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, inMem := compareWithReference(t, ix, queries); inMem != len(queries) {
+		t.Fatalf("%d of %d queries answered from memory after the rebuild", inMem, len(queries))
+	}
+	ix.mem.mu.Lock()
+	ix.mem.next, ix.mem.noQuiet = time.Time{}, true
+	ix.mem.mu.Unlock()
+	write(t, root, "Last.md", "rye\n")
+	syncDisk(t, ix)
+	ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }) // starts a build
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMemWaitsForQuiet checks that a changed index is not copied at the
+// first search that finds the copy stale, but once the index has stayed
+// unchanged for memQuiet.
+func TestMemWaitsForQuiet(t *testing.T) {
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "Stub.md", "rye garden\n")
+	syncDisk(t, ix)
+	search := func() {
+		t.Helper()
+		if err := ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	search()
+	search()
+	ix.mem.wg.Wait()
+	before := ix.mem.used.Load()
+	search()
+	if ix.mem.used.Load() != before {
+		t.Fatal("the copy was rebuilt although the index just changed")
+	}
+	ix.mem.mu.Lock()
+	ix.mem.since = ix.mem.since.Add(-memQuiet) // as if memQuiet passed
+	ix.mem.mu.Unlock()
+	search() // starts the build
+	ix.mem.wg.Wait()
+	search()
+	if ix.mem.used.Load() != before+1 {
+		t.Fatal("after the quiet period the copy was not rebuilt")
+	}
+}

@@ -1,0 +1,197 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"github.com/ncruces/go-sqlite3"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// memMinGap is the least time between the end of one in-memory BM25 build
+// and the start of the next; memGapFactor makes the gap at least that many
+// build durations. Together they bound the background CPU a stream of
+// edits can cost (a build of the 13k-note vault takes about a second); in
+// between, searches are answered by FTS5, which gives the same results.
+// A build also waits until the index has not changed for memQuiet: under
+// a stream of edits (a sync every few hundred milliseconds) a copy would
+// be stale before it was done, so none is built until the edits pause.
+const (
+	memMinGap    = 2 * time.Second
+	memGapFactor = 3
+	memQuiet     = 2 * time.Second
+)
+
+// memState holds the in-memory BM25 copy of the index (memIndex), the
+// background build that refreshes it when the index changes, and the
+// query tokenizer it needs.
+type memState struct {
+	idx atomic.Pointer[memIndex]
+
+	mu       sync.Mutex
+	building bool
+	closed   bool
+	off      bool // never build or use it (tests of the FTS5 path)
+	next     time.Time
+	wg       sync.WaitGroup
+	// seen is the last stale stamp a search met, since when it was seen.
+	seen    string
+	since   time.Time
+	noQuiet bool // build at the first stale search (tests)
+
+	tokOnce sync.Once
+	tok     *queryTokenizer
+	tokErr  error
+
+	scratch sync.Pool    // *scratch: per-search accumulators
+	used    atomic.Int64 // searches answered from memory (for tests)
+}
+
+// current returns the in-memory copy if it was built from the snapshot c
+// reads, else nil.
+func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
+	m := s.idx.Load()
+	if m == nil {
+		return nil, nil
+	}
+	same, err := sameStamp(c, m.stamp)
+	if err != nil || !same {
+		return nil, err
+	}
+	return m, nil
+}
+
+// tokenizer returns the query tokenizer, opening it on first use.
+func (ix *Index) tokenizer() (*queryTokenizer, error) {
+	s := &ix.mem
+	s.tokOnce.Do(func() { s.tok, s.tokErr = newQueryTokenizer(context.Background(), ix.settings.Tokenizer) })
+	return s.tok, s.tokErr
+}
+
+// quietSince reports whether the snapshot c reads has been the one
+// searches saw for memQuiet, i.e. the index has not changed for that long.
+func (ix *Index) quietSince(c *sqlite3.Conn) bool {
+	stamp, err := readStamp(c)
+	if err != nil {
+		return false
+	}
+	s := &ix.mem
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if stamp != s.seen {
+		s.seen, s.since = stamp, time.Now()
+	}
+	return s.noQuiet || time.Since(s.since) >= memQuiet
+}
+
+// refreshMem starts a background build of the in-memory copy unless one
+// runs, the last ended too recently, or the index is closing.
+func (ix *Index) refreshMem() {
+	s := &ix.mem
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.building || s.closed || s.off || time.Now().Before(s.next) {
+		return
+	}
+	s.building = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		start := time.Now()
+		ctx, cancel := ix.closingContext()
+		_ = ix.BuildMem(ctx) // on failure FTS5 keeps answering
+		cancel()
+		took := time.Since(start)
+		s.mu.Lock()
+		s.building = false
+		s.next = time.Now().Add(max(memMinGap, memGapFactor*took))
+		s.mu.Unlock()
+	}()
+}
+
+// BuildMem builds the in-memory BM25 copy of the index now, on a
+// connection of its own, and makes searches use it while the index is
+// unchanged. Searches start a build in the background when they find the
+// copy missing or stale; callers may call it to have it ready at once.
+func (ix *Index) BuildMem(ctx context.Context) error {
+	c, err := openConn(ctx, ix.path)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Exec(`BEGIN`); err != nil {
+		return err
+	}
+	m, err := buildMem(c)
+	err = errors.Join(err, c.Exec(`COMMIT`))
+	if err != nil {
+		return err
+	}
+	ix.mem.idx.Store(m)
+	return nil
+}
+
+// closingContext is cancelled when the index closes (or cancel is called).
+func (ix *Index) closingContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-ix.closed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// shutdown stops new builds, waits for a running one, and closes the
+// tokenizer; Close calls it before closing the connections.
+func (s *memState) shutdown() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.wg.Wait()
+	s.idx.Store(nil)
+	if s.tok != nil {
+		return s.tok.close()
+	}
+	return nil
+}
+
+// memSearch answers a search from the in-memory copy when it matches the
+// snapshot c reads and every term is one token, and says so (done); when
+// not, FTS5 must answer, and a build is started if the copy is missing or
+// stale.
+func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(Hit) bool) (done bool, err error) {
+	if ix.mem.off {
+		return false, nil
+	}
+	m, err := ix.mem.current(c)
+	if err != nil {
+		return false, err
+	}
+	if m == nil {
+		if ix.quietSince(c) {
+			ix.refreshMem()
+		}
+		return false, nil
+	}
+	tok, err := ix.tokenizer()
+	if err != nil {
+		return false, nil // FTS5 answers
+	}
+	toks, ok, err := tok.tokens(terms)
+	if err != nil || !ok {
+		return false, err
+	}
+	sc, _ := ix.mem.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	rows := m.score(toks, sc)
+	ix.mem.scratch.Put(sc)
+	ix.mem.used.Add(1)
+	m.emit(rows, limit, fn)
+	return true, nil
+}

@@ -1,0 +1,110 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// tokenCacheMax bounds the tokenizer's cache of words (it is emptied when
+// full): a query's words repeat across queries, SQLite is only asked about
+// new ones.
+const tokenCacheMax = 1 << 15
+
+// queryTokenizer turns MatchExpr's terms into FTS5's tokens with FTS5
+// itself: a private in-memory database holds a one-column FTS5 table with
+// the index's tokenizer, and a word's tokens are read back through
+// fts5vocab after inserting it. So the in-memory BM25 needs no copy of the
+// porter and unicode61 rules.
+type queryTokenizer struct {
+	mu    sync.Mutex
+	conn  *sqlite3.Conn
+	cache map[string]string // word → its only token; "" when it has not exactly one
+}
+
+// newQueryTokenizer opens the private database for tokenizer (an FTS5
+// tokenize= value, as the index's table uses).
+func newQueryTokenizer(ctx context.Context, tokenizer string) (*queryTokenizer, error) {
+	c, err := sqlite3.OpenContext(ctx, ":memory:")
+	if err != nil {
+		return nil, err
+	}
+	err = errors.Join(registerFTS(c), c.Exec(fmt.Sprintf(`CREATE VIRTUAL TABLE q USING fts5(x, tokenize=%q);
+		CREATE VIRTUAL TABLE qv USING fts5vocab(q, instance);`, tokenizer)))
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("query tokenizer: %w", err)
+	}
+	return &queryTokenizer{conn: c, cache: map[string]string{}}, nil
+}
+
+// tokens returns the token of each of MatchExpr's terms, or false when a
+// term is not exactly one token (a phrase, or a word FTS5 splits or
+// drops): such queries are left to FTS5.
+func (q *queryTokenizer) tokens(terms []string) ([]string, bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]string, 0, len(terms))
+	for _, t := range terms {
+		word := strings.Trim(t, `"`)
+		if strings.Contains(word, " ") {
+			return nil, false, nil
+		}
+		tok, ok := q.cache[word]
+		if !ok {
+			var err error
+			if tok, err = q.tokenize(word); err != nil {
+				return nil, false, err
+			}
+			if len(q.cache) >= tokenCacheMax {
+				clear(q.cache)
+			}
+			q.cache[word] = tok
+		}
+		if tok == "" {
+			return nil, false, nil
+		}
+		out = append(out, tok)
+	}
+	return out, true, nil
+}
+
+// tokenize asks FTS5 for word's tokens; it returns the token when there
+// is exactly one, else "".
+func (q *queryTokenizer) tokenize(word string) (string, error) {
+	if err := q.exec(`INSERT INTO q(rowid, x) VALUES (1, ?)`, word); err != nil {
+		return "", err
+	}
+	st, _, err := q.conn.Prepare(`SELECT term FROM qv`)
+	if err != nil {
+		return "", err
+	}
+	var toks []string
+	for st.Step() {
+		toks = append(toks, st.ColumnText(0))
+	}
+	err = errors.Join(st.Err(), st.Close(), q.exec(`DELETE FROM q`))
+	if err != nil || len(toks) != 1 {
+		return "", err
+	}
+	return toks[0], nil
+}
+
+func (q *queryTokenizer) exec(sql string, args ...any) error {
+	st, _, err := q.conn.Prepare(sql)
+	if err != nil {
+		return err
+	}
+	return errors.Join(bindAll(st, args...), st.Exec(), st.Close())
+}
+
+// close closes the private database.
+func (q *queryTokenizer) close() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.conn.Close()
+}
