@@ -21,6 +21,8 @@ type embedFlags struct {
 	// vaultModel is the file of the vault-learned model, next to the
 	// index once one is open.
 	vaultModel string
+	// batchJob is set by build-embeddings (see models.Options.BatchJob).
+	batchJob bool
 }
 
 func (e *embedFlags) register(fs *flag.FlagSet, def string) {
@@ -32,7 +34,7 @@ func (e *embedFlags) register(fs *flag.FlagSet, def string) {
 
 // options are the models.Options of the flags.
 func (e *embedFlags) options() models.Options {
-	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib, VaultModel: e.vaultModel}
+	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib, VaultModel: e.vaultModel, BatchJob: e.batchJob}
 }
 
 func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, error) {
@@ -43,7 +45,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs := newFlagSet("build-embeddings", "--vault PATH [--embedding-model ALIAS] [--include-pdfs] [--index-file F]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
-	var ef embedFlags
+	ef := embedFlags{batchJob: true}
 	ef.register(fs, models.DefaultAlias)
 	batch := fs.Int("batch", index.DefaultEmbedBatch, "chunks per embedding call and per transaction")
 	if err := parseFlags(fs, args); err != nil {

@@ -32,6 +32,10 @@ type Options struct {
 	// VaultModel is the file of the vault-learned model (alias "vault";
 	// see index.VaultModelPath).
 	VaultModel string
+	// BatchJob says the model embeds a whole vault and then closes
+	// (build-embeddings): transformer models then keep their memory
+	// arena between batches (onnx.Options.Arena).
+	BatchJob bool
 }
 
 // ErrUnknown is returned for an alias no provider recognises.

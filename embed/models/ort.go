@@ -73,7 +73,7 @@ func openORT(ctx context.Context, alias string, opts Options) (embed.Embedder, e
 	if err != nil {
 		return nil, wrap(alias, err)
 	}
-	e, err := onnx.Open(ctx, dir, onnx.Options{Library: lib})
+	e, err := onnx.Open(ctx, dir, onnx.Options{Library: lib, Arena: opts.BatchJob})
 	if err != nil {
 		return nil, wrap(alias, err)
 	}

@@ -104,13 +104,19 @@ func library(b *testing.B) string {
 // [CLS] and [SEP]) in batches of 8, as build-embeddings does.
 func BenchmarkEmbedDocuments(b *testing.B) {
 	dir, _, words := miniLM(b)
-	e, err := onnx.Open(context.Background(), dir, onnx.Options{Library: library(b)})
-	if err != nil {
-		b.Fatal(err)
+	for _, bc := range []struct {
+		name  string
+		arena bool
+	}{{"build-embeddings", true}, {"serve", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e, err := onnx.Open(context.Background(), dir, onnx.Options{Library: library(b), Arena: bc.arena})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			benchEmbed(b, e, texts(words, 32, 198), embed.Document)
+		})
 	}
-	defer e.Close()
-	docs := texts(words, 32, 198)
-	benchEmbed(b, e, docs, embed.Document)
 }
 
 // BenchmarkBuiltinDocuments is the same work for the built-in pure-Go

@@ -103,7 +103,7 @@ func newSession(path string, opts Options, want string) (*session, error) {
 		// Without the arena, a run's activations are freed when it ends:
 		// a reranker's batch of 512-token pairs would otherwise keep
 		// hundreds of MB for the life of the server.
-		func() error { return so.SetCpuMemArena(false) },
+		func() error { return so.SetCpuMemArena(opts.Arena) },
 	} {
 		if err := set(); err != nil {
 			return nil, fmt.Errorf("onnx: session options: %w", err)
