@@ -6,8 +6,10 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,5 +191,38 @@ func BenchmarkRescan(b *testing.B) {
 		if len(changed) != 0 {
 			b.Fatalf("%d files changed during the benchmark", len(changed))
 		}
+	}
+}
+
+// BenchmarkWriteState writes the engine state of the vault: streamed to
+// its destination as WriteState does, and gathered into one buffer first,
+// as it was done before (the difference is a copy of the whole state).
+func BenchmarkWriteState(b *testing.B) {
+	ctx := context.Background()
+	snap, err := vault.Load(ctx, vaulttest.BenchVault(b), vault.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng, err := search.New(ctx, snap, analysis.New(), search.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		out  func() io.Writer
+	}{
+		{"streamed", func() io.Writer { return io.Discard }},
+		{"one-buffer", func() io.Writer { return new(bytes.Buffer) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var n int64
+			for b.Loop() {
+				if n, err = eng.WriteState(ctx, "bench", bc.out()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n)/1e6, "state-MB")
+		})
 	}
 }

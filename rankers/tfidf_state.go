@@ -105,6 +105,7 @@ func encodeLists(w *wire.Writer, lists postingLists, n uint32) {
 		total += len(lists.get(id))
 	}
 	w.Len(total)
+	w.Grow(int(n)*2 + postingSize*(total+1))
 	for id := range n {
 		w.Len(len(lists.get(id)))
 	}

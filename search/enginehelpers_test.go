@@ -1,7 +1,9 @@
 package search_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -38,4 +40,14 @@ func applyPaths(t *testing.T, e *search.Engine, paths []string) *search.Engine {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// encodeState is the engine's state as WriteState writes it, in memory.
+func encodeState(ctx context.Context, e *search.Engine) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := e.WriteState(ctx, stateKey, &buf)
+	if err == nil && n != int64(buf.Len()) {
+		err = fmt.Errorf("WriteState says %d bytes, wrote %d", n, buf.Len())
+	}
+	return buf.Bytes(), err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"slices"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -28,21 +29,14 @@ var ErrStateMismatch = errors.New("engine state made by another build or with ot
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// EncodeState returns the engine's in-memory state (the parsed notes,
-// their chunks and the TF-IDF index) as bytes, stamped with key, so that
-// [RestoreState] can rebuild the engine without reading or analysing a
-// file. key must identify everything the state depends on besides the
-// files: the program build, the vault, the load and search options and
-// the privacy rules.
-func (e *Engine) EncodeState(ctx context.Context, key string) ([]byte, error) {
-	w := &wire.Writer{Buf: []byte(stateMagic)}
-	w.Uint(stateVersion)
-	w.Text(key)
-	// Two sections, each with its length first, so that a restore decodes
-	// them at once on two cores.
+// WriteState writes the engine's state to out for [RestoreState] and
+// returns the number of bytes written. The two sections are written as
+// they were encoded, never copied into one buffer: at 107,000 notes the
+// state is over 200 MB, and a running server writes it.
+func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int64, error) {
 	notes := &wire.Writer{}
 	if err := e.snap.EncodeState(notes); err != nil {
-		return nil, fmt.Errorf("engine state: %w", err)
+		return 0, fmt.Errorf("engine state: %w", err)
 	}
 	for _, cs := range e.chunks {
 		encodeChunks(notes, cs)
@@ -53,16 +47,47 @@ func (e *Engine) EncodeState(ctx context.Context, key string) ([]byte, error) {
 		// that restarts do not carry the dead slots along forever.
 		var err error
 		if tf, err = rankers.NewTFIDF(ctx, e.an, e.snap.Notes, e.chunks, e.opts.Fields); err != nil {
-			return nil, fmt.Errorf("engine state: %w", err)
+			return 0, fmt.Errorf("engine state: %w", err)
 		}
 	}
 	tfidf := &wire.Writer{}
 	tf.EncodeState(tfidf)
-	for _, sec := range []*wire.Writer{notes, tfidf} {
-		w.Section(sec.Buf) // aligned, so that postings are read in place
+	sum := crc32.New(crcTable)
+	sw := &countingWriter{w: io.MultiWriter(out, sum)}
+	head := &wire.Writer{Buf: []byte(stateMagic)}
+	head.Uint(stateVersion)
+	head.Text(key)
+	// Two sections, each with its length first, so that a restore decodes
+	// them at once on two cores; aligned, so that postings are read in place.
+	for _, sec := range [][]byte{notes.Buf, tfidf.Buf} {
+		head.SectionHead(len(sec), int(sw.n))
+		sw.Write(head.Buf)
+		head.Buf = head.Buf[:0]
+		sw.Write(sec)
 	}
-	w.Buf = binary.LittleEndian.AppendUint32(w.Buf, crc32.Checksum(w.Buf, crcTable))
-	return w.Buf, nil
+	sw.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+	if sw.err != nil {
+		return sw.n, fmt.Errorf("engine state: %w", sw.err)
+	}
+	return sw.n, nil
+}
+
+// countingWriter counts the bytes written and keeps the first error
+// (writes after it do nothing).
+type countingWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	k, err := c.w.Write(b)
+	c.n += int64(k)
+	c.err = err
+	return k, err
 }
 
 // RestoreState rebuilds the engine EncodeState saved, for the vault at

@@ -32,7 +32,7 @@ func TestRestoreStateEqualsSaved(t *testing.T) {
 			eng := loadEngine(t, root, an)
 			m := vaulttest.NewMutator(t, root, 5)
 			for round := range 4 {
-				data, err := eng.EncodeState(ctx, stateKey)
+				data, err := encodeState(ctx, eng)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -68,7 +68,7 @@ func TestRestoreStateThenCatchUp(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
 				root := vaulttest.Copy(t, root)
 				saved := loadEngine(t, root, an)
-				data, err := saved.EncodeState(ctx, stateKey)
+				data, err := encodeState(ctx, saved)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,7 +107,7 @@ func TestRestoreStateRejects(t *testing.T) {
 	ctx := context.Background()
 	an := analysis.New()
 	eng := loadEngine(t, vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")), an)
-	data, err := eng.EncodeState(ctx, stateKey)
+	data, err := encodeState(ctx, eng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,4 +191,39 @@ func exactDiff(ctx context.Context, got, want *search.Engine) string {
 		}
 	}
 	return ""
+}
+
+// failingWriter accepts limit bytes, then fails.
+type failingWriter struct{ limit, n int }
+
+var errDiskFull = errors.New("disk full")
+
+func (f *failingWriter) Write(b []byte) (int, error) {
+	if f.n+len(b) > f.limit {
+		k := f.limit - f.n
+		f.n = f.limit
+		return k, errDiskFull
+	}
+	f.n += len(b)
+	return len(b), nil
+}
+
+// TestWriteStateReportsWriteErrors: a write that fails anywhere in the
+// state (the header, either section, the checksum) is WriteState's error,
+// and the count says how far it got.
+func TestWriteStateReportsWriteErrors(t *testing.T) {
+	ctx := context.Background()
+	eng := loadEngine(t, vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")), analysis.New())
+	data, err := encodeState(ctx, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{0, 10, len(data) / 2, len(data) - 4, len(data) - 1} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			n, err := eng.WriteState(ctx, stateKey, &failingWriter{limit: limit})
+			if !errors.Is(err, errDiskFull) || n != int64(limit) {
+				t.Fatalf("WriteState over %d of %d bytes = %d, %v; want %d, disk full", limit, len(data), n, err, limit)
+			}
+		})
+	}
 }

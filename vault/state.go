@@ -14,6 +14,11 @@ import (
 // the load's warnings and what the privacy rules hid. It fails on a
 // frontmatter value of a type YAML decoding never produces here.
 func (s *Snapshot) EncodeState(w *wire.Writer) error {
+	size := 0
+	for _, n := range s.Notes {
+		size += len(n.Body) + len(n.Path) + 256 // the rest of a note: a guess
+	}
+	w.Grow(size)
 	w.Len(len(s.Notes))
 	for _, n := range s.Notes {
 		if err := encodeNote(w, n, s); err != nil {

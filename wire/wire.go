@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 )
@@ -18,6 +19,11 @@ import (
 type Writer struct {
 	Buf []byte
 }
+
+// Grow makes room for n more bytes. Large buffers grow by a quarter at a
+// time, so an encoder that knows its size roughly says so first, rather
+// than allocate several times what it writes.
+func (w *Writer) Grow(n int) { w.Buf = slices.Grow(w.Buf, n) }
 
 // Uint appends an unsigned varint.
 func (w *Writer) Uint(v uint64) { w.Buf = binary.AppendUvarint(w.Buf, v) }
@@ -267,8 +273,12 @@ func (r *Reader) Nat() int {
 // Pad appends zero bytes (after a byte that counts them) until the
 // buffer's length is a multiple of align (at most 255), so that fixed-width
 // records written next can be read in place (see [Reader.Pad]).
-func (w *Writer) Pad(align int) {
-	k := (align - (len(w.Buf)+1)%align) % align
+func (w *Writer) Pad(align int) { w.padAt(align, 0) }
+
+// padAt is Pad for a buffer that continues a stream of which off bytes
+// were written before it.
+func (w *Writer) padAt(align, off int) {
+	k := (align - (off+len(w.Buf)+1)%align) % align
 	w.Buf = append(w.Buf, byte(k))
 	w.Buf = append(w.Buf, make([]byte, k)...)
 }
@@ -276,9 +286,16 @@ func (w *Writer) Pad(align int) {
 // Section appends a length-prefixed byte string that starts at a multiple
 // of 8 bytes into the buffer.
 func (w *Writer) Section(b []byte) {
-	w.Len(len(b))
-	w.Pad(8)
+	w.SectionHead(len(b), 0)
 	w.Buf = append(w.Buf, b...)
+}
+
+// SectionHead appends what Section writes before a section's size bytes,
+// for a stream of which off bytes were written before w's buffer: the
+// caller then writes the section itself, without copying it into w.
+func (w *Writer) SectionHead(size, off int) {
+	w.Len(size)
+	w.padAt(8, off)
 }
 
 // Pad skips what Writer.Pad wrote: a count below align, then that many

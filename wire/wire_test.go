@@ -118,3 +118,27 @@ func TestSectionAligned(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionHeadStreams: a section written as SectionHead's bytes then
+// the section itself, after off bytes written elsewhere, is what Section
+// writes into one buffer, and reads back aligned.
+func TestSectionHeadStreams(t *testing.T) {
+	for _, tc := range []struct{ off, size int }{{0, 0}, {1, 5}, {7, 8}, {8, 300}, {13, 1 << 14}} {
+		prefix := bytes.Repeat([]byte{'x'}, tc.off)
+		sec := bytes.Repeat([]byte{'s'}, tc.size)
+		whole := &wire.Writer{Buf: append([]byte(nil), prefix...)}
+		whole.Section(sec)
+		head := &wire.Writer{}
+		head.SectionHead(tc.size, tc.off)
+		streamed := append(append(append([]byte(nil), prefix...), head.Buf...), sec...)
+		if !bytes.Equal(streamed, whole.Buf) {
+			t.Fatalf("off %d size %d: streamed %q, Section %q", tc.off, tc.size, streamed, whole.Buf)
+		}
+		r := wire.NewReader(streamed)
+		r.Raw(tc.off)
+		got := r.Section()
+		if err := r.Done(); err != nil || !bytes.Equal(got, sec) || tc.size > 0 && (tc.off+len(head.Buf))%8 != 0 {
+			t.Fatalf("off %d size %d: read %d bytes, err %v, section at %d", tc.off, tc.size, len(got), err, tc.off+len(head.Buf))
+		}
+	}
+}

@@ -182,15 +182,11 @@ type stateSaver struct {
 func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 	l.saver.writing.Lock()
 	defer l.saver.writing.Unlock()
-	data, err := eng.EncodeState(context.Background(), key)
-	if err != nil {
-		return err
-	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("engine state: %w", err)
 	}
-	_, err = tmp.Write(data)
+	size, err := eng.WriteState(context.Background(), key, tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -204,7 +200,7 @@ func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("engine state %s: %w", path, err)
 	}
-	l.logger.Debug("engine state saved", "file", path, "bytes", len(data))
+	l.logger.Debug("engine state saved", "file", path, "bytes", size)
 	return nil
 }
 
