@@ -1,47 +1,19 @@
 package search
 
 import (
-	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
-	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
-	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // denseEngine indexes dir with toy embeddings and serves it with opts.
 func denseEngine(t *testing.T, dir string, opts Options) *Engine {
 	t.Helper()
-	ctx := context.Background()
-	snap, err := vault.Load(ctx, dir, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	src := index.SnapshotSource(snap)
-	if _, err := ix.Sync(ctx, src, nil); err != nil {
-		t.Fatal(err)
-	}
 	m := &embedtest.Model{Name: "a"}
-	if _, err := ix.BuildEmbeddings(ctx, src, m, "toy", 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	opts.Index, opts.Embedder, opts.EmbedderAlias = ix, m, "toy"
-	e, err := New(ctx, snap, analysis.New(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return embeddedEngine(t, dir, m, m, opts)
 }
 
 func denseVault(t *testing.T) string {

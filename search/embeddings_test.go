@@ -16,9 +16,9 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// withEmbeddings builds an index with toy embeddings for a vault and
-// returns an engine that loads them with model.
-func withEmbeddings(t *testing.T, dir string, built, loaded *embedtest.Model) *Engine {
+// syncedIndex loads the vault at dir and syncs it into a fresh index
+// (closed when the test ends).
+func syncedIndex(t *testing.T, dir string) (*vault.Snapshot, *index.Index, index.Source) {
 	t.Helper()
 	ctx := context.Background()
 	snap, err := vault.Load(ctx, dir, vault.Options{})
@@ -34,10 +34,27 @@ func withEmbeddings(t *testing.T, dir string, built, loaded *embedtest.Model) *E
 	if _, err := ix.Sync(ctx, src, nil); err != nil {
 		t.Fatal(err)
 	}
+	return snap, ix, src
+}
+
+// withEmbeddings builds an index with toy embeddings for a vault and
+// returns an engine that loads them with model.
+func withEmbeddings(t *testing.T, dir string, built, loaded *embedtest.Model) *Engine {
+	t.Helper()
+	return embeddedEngine(t, dir, built, loaded, Options{})
+}
+
+// embeddedEngine is withEmbeddings with engine options (Index and the
+// embedder are set).
+func embeddedEngine(t *testing.T, dir string, built, loaded *embedtest.Model, opts Options) *Engine {
+	t.Helper()
+	ctx := context.Background()
+	snap, ix, src := syncedIndex(t, dir)
 	if _, err := ix.BuildEmbeddings(ctx, src, built, "toy", 0, nil); err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(ctx, snap, analysis.New(), Options{Index: ix, Embedder: loaded, EmbedderAlias: "toy"})
+	opts.Index, opts.Embedder, opts.EmbedderAlias = ix, loaded, "toy"
+	e, err := New(ctx, snap, analysis.New(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

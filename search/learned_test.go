@@ -6,11 +6,8 @@ import (
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed/learned"
-	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
-	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // learnedEngine indexes dir, learns the vault model from its chunks (as
@@ -18,19 +15,7 @@ import (
 func learnedEngine(t *testing.T, dir string) *Engine {
 	t.Helper()
 	ctx := context.Background()
-	snap, err := vault.Load(ctx, dir, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	src := index.SnapshotSource(snap)
-	if _, err := ix.Sync(ctx, src, nil); err != nil {
-		t.Fatal(err)
-	}
+	snap, ix, src := syncedIndex(t, dir)
 	texts, err := ix.EmbedTexts(ctx, src)
 	if err != nil {
 		t.Fatal(err)
