@@ -1,14 +1,13 @@
 package bench
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/bench/queries"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/index"
@@ -91,34 +90,13 @@ func indexedEngine(b *testing.B) (*search.Engine, []string) {
 			b.Fatal(err)
 		}
 	}
-	queries := titleQueries(cachedIndexed.Snapshot(), 200)
+	qs := titleQueries(cachedIndexed.Snapshot(), 200)
 	if path := os.Getenv("ENQUIRE_BENCH_QUERIES"); path != "" {
-		more, err := beirQueries(path)
+		more, err := queries.ReadBEIR(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		queries = append(queries, more...)
+		qs = append(qs, more...)
 	}
-	return cachedIndexed, queries
-}
-
-// beirQueries reads the "text" field of every line of a queries.jsonl.
-func beirQueries(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q struct {
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, err
-		}
-		out = append(out, q.Text)
-	}
-	return out, sc.Err()
+	return cachedIndexed, qs
 }

@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/bench/queries"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -78,17 +78,17 @@ type answer struct {
 }
 
 func run(ctx context.Context, c config, out io.Writer) error {
-	queries, err := titleFragments(c.vault, c.titles)
+	qs, err := titleFragments(c.vault, c.titles)
 	if err != nil {
 		return err
 	}
-	nTitles := len(queries)
+	nTitles := len(qs)
 	if c.queries != "" {
-		more, err := readQueries(c.queries)
+		more, err := queries.ReadBEIR(c.queries)
 		if err != nil {
 			return err
 		}
-		queries = append(queries, more...)
+		qs = append(qs, more...)
 	}
 	args := append([]string{"serve", "--vault", c.vault}, strings.Fields(c.args)...)
 	cmd := exec.Command(c.bin, args...)
@@ -99,10 +99,10 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		return err
 	}
 	defer cs.Close()
-	answers := make([]answer, len(queries))
+	answers := make([]answer, len(qs))
 	var lat []time.Duration
 	for round := range c.rounds + 1 {
-		for i, q := range queries {
+		for i, q := range qs {
 			start := time.Now()
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": q}})
 			took := time.Since(start)
@@ -123,7 +123,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		}
 	}
 	slices.Sort(lat)
-	fmt.Fprintf(out, "%d queries (%d title fragments + %d from %s) × %d rounds, serve %s\n", len(queries), nTitles, len(queries)-nTitles, c.queries, c.rounds, strings.Join(args, " "))
+	fmt.Fprintf(out, "%d queries (%d title fragments + %d from %s) × %d rounds, serve %s\n", len(qs), nTitles, len(qs)-nTitles, c.queries, c.rounds, strings.Join(args, " "))
 	fmt.Fprintf(out, "obsidian_search over MCP stdio p50 / p95 / p99 / max: %.2f / %.2f / %.2f / %.2f ms\n",
 		ms(pct(lat, 50)), ms(pct(lat, 95)), ms(pct(lat, 99)), ms(lat[len(lat)-1]))
 	if c.dump != "" {
@@ -258,29 +258,6 @@ func titleFragments(root string, n int) ([]string, error) {
 		out = append(out, strings.Join(words[:min(len(words), 1+i%3)], " "))
 	}
 	return out, nil
-}
-
-// readQueries reads the "text" of every line of a BEIR queries.jsonl.
-func readQueries(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q struct {
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if strings.TrimSpace(q.Text) != "" {
-			out = append(out, q.Text)
-		}
-	}
-	return out, sc.Err()
 }
 
 func pct(sorted []time.Duration, p float64) time.Duration {
