@@ -3,7 +3,9 @@
 # times, alternating, so both see the same machine load), start
 # `serve-http` on VAULT with its default persistent index (and vectors, if
 # built), wait until /ready, run bench/httpload with 50 clients for
-# DURATION, stop the server. Every run prints `uptime` first.
+# DURATION, stop the server. Every run prints `uptime` first, and, where
+# /proc exists (Linux), the server's user+system CPU per call, which
+# machine contention distorts much less than latency.
 #   bench/httpab.sh VAULT DURATION ROUNDS BIN... [-- extra httpload flags]
 # Example (index and embeddings built first with `enquire-mcp index` and
 # `enquire-mcp build-embeddings` on the same vault):
@@ -20,6 +22,8 @@ done
 go build -o bench/out/httpload ./bench/httpload
 port=18791
 export ENQUIRE_HTTP_TOKEN=$("${bins[0]}" gen-token)
+tick=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu() { [ -r "/proc/$1/stat" ] && awk '{print $14 + $15}' "/proc/$1/stat" || echo 0; }
 for r in $(seq "$rounds"); do
   for bin in "${bins[@]}"; do
     echo "== $bin round $r: $(uptime)"
@@ -29,8 +33,13 @@ for r in $(seq "$rounds"); do
       curl -sf http://127.0.0.1:$port/ready >/dev/null 2>&1 && break
       sleep 0.2
     done
-    bench/out/httpload --url http://127.0.0.1:$port/mcp --vault "$vault" --pid $pid \
-      --clients 50 --duration "$duration" --seed "$r" "${extra[@]}" || true
+    c0=$(cpu $pid)
+    out=$(bench/out/httpload --url http://127.0.0.1:$port/mcp --vault "$vault" --pid $pid \
+      --clients 50 --duration "$duration" --seed "$r" "${extra[@]}" 2>&1 || true)
+    c1=$(cpu $pid)
+    echo "$out"
+    calls=$(echo "$out" | grep -o 'calls [0-9]*' | head -1 | cut -d' ' -f2)
+    awk -v t=$((c1 - c0)) -v hz="$tick" -v n="${calls:-0}" 'BEGIN { if (n > 0 && t > 0) printf "server CPU %.1f s for %d calls: %.2f ms/call\n", t / hz, n, 1000 * t / hz / n }'
     kill $pid; wait $pid 2>/dev/null || true
   done
 done
