@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,7 +58,7 @@ var canaryWords = []string{"qqcanarytitle", "qqcanaryalias", "qqcanarytag", "qqc
 func writeLeakVault(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	files := map[string][]byte{"Private/report.pdf": tinyPDF("qqcanarypdf quarterly project figures")}
+	files := map[string][]byte{"Private/report.pdf": ocrtest.TextPDF("qqcanarypdf quarterly project figures")}
 	for p, s := range leakVault {
 		files[p] = []byte(s)
 	}
@@ -65,32 +66,6 @@ func writeLeakVault(t *testing.T) string {
 		writeFile(t, filepath.Join(root, filepath.FromSlash(p)), b)
 	}
 	return root
-}
-
-// tinyPDF is a one-page PDF showing text in Helvetica.
-func tinyPDF(text string) []byte {
-	content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
 }
 
 // serveMCP starts the binary's server and connects an MCP client to it.

@@ -119,6 +119,25 @@ func render(t testing.TB, tools ocr.Tools, text string) (w, h int, pixels []byte
 // write writes objects as a PDF with a correct xref table.
 func write(t testing.TB, path string, objs []string) {
 	t.Helper()
+	if err := os.WriteFile(path, encode(objs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TextPDF is a one-page PDF showing text in Helvetica: a text layer,
+// nothing to read by OCR, made without the OCR tools.
+func TextPDF(text string) []byte {
+	return encode([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		stream("", fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	})
+}
+
+// encode is objects as a PDF with a correct xref table.
+func encode(objs []string) []byte {
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
 	offsets := make([]int, len(objs))
@@ -132,9 +151,7 @@ func write(t testing.TB, path string, objs []string) {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return b.Bytes()
 }
 
 // BlankPDF writes a one-page PDF with nothing on its page: no text layer,
