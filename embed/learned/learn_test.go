@@ -117,14 +117,7 @@ func TestLearnCJK(t *testing.T) {
 	if c1, c2 := cosine(coffee, grind), cosine(coffee, tyre); c1 <= c2 {
 		t.Errorf("cos(咖啡, 研磨) = %.3f, not above cos(咖啡, 轮胎) = %.3f", c1, c2)
 	}
-	data, err := Encode(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New(data, an)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := modelOf(t, v, an)
 	vecs, err := m.Embed(context.Background(), []string{"浓缩咖啡", "自行车轮胎"}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -184,11 +177,7 @@ func TestIDFollowsTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, _ := Encode(v)
-		m, err := New(data, an)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := modelOf(t, v, an)
 		if !strings.HasPrefix(m.ID(), Alias+":ppmi-svd-") || ids[m.ID()] {
 			t.Errorf("options %+v: ID %q is not a new vault model ID (seen %v)", opts, m.ID(), ids)
 		}
@@ -202,11 +191,7 @@ func TestDocumentTitleCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _ := Encode(v)
-	m, err := New(data, an)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := modelOf(t, v, an)
 	ctx := context.Background()
 	doc := []string{"espresso grinder\nbicycle chain wheel spokes saddle pedal"}
 	q, _ := m.Embed(ctx, []string{"espresso grinder"}, embed.Query)
@@ -226,4 +211,19 @@ func TestDocumentTitleCounts(t *testing.T) {
 	if dot(q[0], q2[0]) < 0.9999 {
 		t.Error("a query's first line was weighted")
 	}
+}
+
+// modelOf is the model learned vectors v make, through their encoding (as
+// build-embeddings saves and serve loads them).
+func modelOf(t *testing.T, v *static.Vectors, an *analysis.Analyzer) *Model {
+	t.Helper()
+	data, err := Encode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(data, an)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
