@@ -23,6 +23,7 @@ type ocrFlags struct {
 	on       bool
 	langs    string
 	maxPages int
+	timeout  time.Duration
 
 	once  sync.Once // the tools are looked up, and missing ones reported, once
 	tools ocr.Tools
@@ -34,6 +35,7 @@ func (o *ocrFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.on, "ocr", false, "read the text of scanned PDF pages (no text layer) with pdftoppm and tesseract; needs --include-pdfs; the text is kept in the index, so a PDF is read once")
 	fs.StringVar(&o.langs, "ocr-langs", ocr.DefaultLangs, "tesseract languages for --ocr, '+'-separated (e.g. eng+deu; each needs its tesseract-ocr-LANG package)")
 	fs.IntVar(&o.maxPages, "ocr-max-pages", ocr.DefaultMaxPages, "with --ocr, read at most this many scanned pages per PDF")
+	fs.DurationVar(&o.timeout, "ocr-timeout", ocr.DefaultTimeout, "with --ocr, give up on a page after this long (rendering and reading; a page given up is tried again by the next run)")
 }
 
 // args are the flags that repeat these settings (setup passes them on
@@ -48,6 +50,9 @@ func (o *ocrFlags) args() []string {
 	}
 	if o.maxPages != ocr.DefaultMaxPages {
 		out = append(out, "--ocr-max-pages", fmt.Sprint(o.maxPages))
+	}
+	if o.timeout != ocr.DefaultTimeout {
+		out = append(out, "--ocr-timeout", o.timeout.String())
 	}
 	return out
 }
@@ -66,6 +71,8 @@ func (o *ocrFlags) check(pdfs bool) error {
 		return usageError("--ocr-langs %q: want tesseract language names joined by '+', e.g. eng+deu", o.langs)
 	case o.maxPages <= 0:
 		return usageError("--ocr-max-pages %d: want a positive number", o.maxPages)
+	case o.timeout <= 0:
+		return usageError("--ocr-timeout %v: want a positive duration, e.g. 2m", o.timeout)
 	}
 	return nil
 }
@@ -86,7 +93,7 @@ func (o *ocrFlags) reader(cache *index.Index, warn func(string)) vault.PDFOCR {
 	if o.err != nil {
 		return nil
 	}
-	r := &ocrReader{tools: o.tools, opts: ocr.Options{Langs: o.langs, MaxPages: o.maxPages}, stats: &o.stats}
+	r := &ocrReader{tools: o.tools, opts: ocr.Options{Langs: o.langs, MaxPages: o.maxPages, Timeout: o.timeout}, stats: &o.stats}
 	if cache != nil {
 		r.cache = cache
 	}

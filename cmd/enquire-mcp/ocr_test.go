@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -189,6 +190,7 @@ func TestOCRFlagChecks(t *testing.T) {
 		{"needs pdfs", []string{"index", "--vault", fixtureVault, "--ocr"}, "add --include-pdfs"},
 		{"bad langs", []string{"index", "--vault", fixtureVault, "--include-pdfs", "--ocr", "--ocr-langs", "-psm"}, "--ocr-langs"},
 		{"bad cap", []string{"index", "--vault", fixtureVault, "--include-pdfs", "--ocr", "--ocr-max-pages", "0"}, "--ocr-max-pages"},
+		{"bad timeout", []string{"index", "--vault", fixtureVault, "--include-pdfs", "--ocr", "--ocr-timeout", "0s"}, "--ocr-timeout"},
 		{"setup too", []string{"setup", "--vault", fixtureVault, "--ocr"}, "add --include-pdfs"},
 		{"search too", []string{"search", "--vault", fixtureVault, "--ocr", "x"}, "add --include-pdfs"},
 	}
@@ -317,6 +319,32 @@ func TestOCRReaderResumes(t *testing.T) {
 			if p.Number != i+1 || p.Text != fmt.Sprintf("text of page %d", i+1) {
 				t.Errorf("%s: page %d = %+v", tt.name, i, p)
 			}
+		}
+	}
+}
+
+// TestOCRArgsRoundTrip: the flags setup passes on to index and to the
+// client's serve command parse back to the same settings.
+func TestOCRArgsRoundTrip(t *testing.T) {
+	tests := [][]string{
+		nil,
+		{"--ocr"},
+		{"--ocr", "--ocr-langs", "eng+deu", "--ocr-max-pages", "7", "--ocr-timeout", "2m30s"},
+	}
+	for _, args := range tests {
+		var a, b ocrFlags
+		fs := flag.NewFlagSet("a", flag.ContinueOnError)
+		a.register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		fs2 := flag.NewFlagSet("b", flag.ContinueOnError)
+		b.register(fs2)
+		if err := fs2.Parse(a.args()); err != nil {
+			t.Fatalf("%v: args %v: %v", args, a.args(), err)
+		}
+		if a.on != b.on || a.langs != b.langs || a.maxPages != b.maxPages || a.timeout != b.timeout {
+			t.Errorf("%v: round trip through %v changed the settings", args, a.args())
 		}
 	}
 }
