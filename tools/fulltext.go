@@ -36,6 +36,7 @@ type FullTextHit struct {
 	LineStart int     `json:"line_start,omitempty"`
 	LineEnd   int     `json:"line_end,omitempty"`
 	Page      int     `json:"page,omitempty"`
+	OCR       bool    `json:"ocr,omitempty" jsonschema:"The page's text was read by OCR from a scanned image (pdf hits only; may hold recognition errors)."`
 	Kind      string  `json:"kind"`
 	Score     float64 `json:"score" jsonschema:"BM25 score (higher is better)."`
 	Snippet   string  `json:"snippet"`
@@ -73,7 +74,7 @@ func (s *Server) addFullText() {
 		out := FullTextOutput{Query: res.Query, Expression: index.MatchExpr(res.Query), Total: res.TotalCandidates, Hits: []FullTextHit{}}
 		for _, h := range res.Hits {
 			out.Hits = append(out.Hits, FullTextHit{Path: h.Path, Title: h.Title, Chunk: h.Chunk, LineStart: h.LineStart,
-				LineEnd: h.LineEnd, Page: h.Page, Kind: h.Kind, Score: h.Signals[rankers.SignalBM25].Score, Snippet: h.Snippet})
+				LineEnd: h.LineEnd, Page: h.Page, OCR: h.OCR, Kind: h.Kind, Score: h.Signals[rankers.SignalBM25].Score, Snippet: h.Snippet})
 		}
 		return nil, out, nil
 	})

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/enquire-mcp/enquire-mcp/ocr"
 	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
@@ -133,6 +135,9 @@ func TestOCREndToEnd(t *testing.T) {
 	table, _ := runOCRBin(t, bin, path, cache, "search", "--vault", vault, "--include-pdfs", "quartzite")
 	if !strings.Contains(table, "page 2, OCR") {
 		t.Errorf("table output does not say the hit is OCR text:\n%s", table)
+	}
+	if hit := fullTextOverMCP(t, bin, path, cache, vault, "quartzite"); hit.Page != 2 || !hit.OCR {
+		t.Errorf("obsidian_full_text_search: %+v, want page 2 with ocr:true", hit)
 	}
 
 	runOCRBin(t, bin, path, cache, index...) // unchanged
@@ -347,4 +352,32 @@ func TestOCRArgsRoundTrip(t *testing.T) {
 			t.Errorf("%v: round trip through %v changed the settings", args, a.args())
 		}
 	}
+}
+
+// fullTextOverMCP asks a served index (found at the default location) for
+// query with obsidian_full_text_search and returns the first hit.
+func fullTextOverMCP(t *testing.T, bin, path, cache, vault, query string) tools.FullTextHit {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command(bin, "serve", "--vault", vault, "--include-pdfs", "--watch=false")
+	cmd.Env = append(os.Environ(), "PATH="+path, "XDG_CACHE_HOME="+cache)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ocr", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_full_text_search", Arguments: map[string]any{"query": query}})
+	if err != nil || res.IsError {
+		t.Fatalf("obsidian_full_text_search: %v %+v", err, res)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out tools.FullTextOutput
+	if err := json.Unmarshal(raw, &out); err != nil || len(out.Hits) == 0 {
+		t.Fatalf("obsidian_full_text_search %q: %v, %s", query, err, raw)
+	}
+	return out.Hits[0]
 }
