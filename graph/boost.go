@@ -112,21 +112,37 @@ func (g *Graph) linkWeights(items []rankers.Fused) []float64 {
 }
 
 // clearlyBetter reports whether a beats b by a margin no boost may undo.
+// The signal-level test consults every signal that found b except the
+// dense one (see ratioScale); b found by none of those is never clearly
+// beaten at signal level.
 func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 	if a.Score >= (1+margin)*b.Score {
 		return true
 	}
-	if len(b.Signals) == 0 {
-		return false
-	}
+	consulted := 0
 	for sig, hb := range b.Signals {
+		if !ratioScale(sig) {
+			continue
+		}
+		consulted++
 		ha, ok := a.Signals[sig]
 		if !ok || !dominates(ha.Score, hb.Score, margin) {
 			return false
 		}
 	}
-	return true
+	return consulted > 0
 }
+
+// ratioScale reports whether a signal's raw scores can testify to a clear
+// win by their ratio. Lexical scores can: one note scoring 1.1× another
+// says it matched the query's words clearly better. A dense cosine
+// cannot: the similarities of a query to a vault's notes crowd into a
+// narrow band (0.6–0.85 is typical), so 1.1× almost never happens, and a
+// dense signal, which finds nearly every candidate, would switch the rule
+// off for every pair it found at any weight — measured to cost most of
+// what a small dense vote cost on the 13k-note vault (docs/benchmarks.md,
+// "Issue 12, fourth pass").
+func ratioScale(signal string) bool { return signal != rankers.SignalEmbeddings }
 
 func dominates(a, b, margin float64) bool {
 	if b <= 0 {
