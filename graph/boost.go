@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
@@ -112,25 +113,27 @@ func (g *Graph) linkWeights(items []rankers.Fused) []float64 {
 }
 
 // clearlyBetter reports whether a beats b by a margin no boost may undo.
-// The signal-level test consults every signal that found b except the
-// dense one (see ratioScale); b found by none of those is never clearly
-// beaten at signal level.
+// The signal-level test consults the signals that found b whose scores are
+// on a ratio scale (see ratioScale); only when b has none (a dense-only
+// ranking) does it consult b's dense signal as well.
 func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 	if a.Score >= (1+margin)*b.Score {
 		return true
 	}
-	consulted := 0
+	if len(b.Signals) == 0 {
+		return false
+	}
+	all := !slices.ContainsFunc(slices.Collect(maps.Keys(b.Signals)), ratioScale)
 	for sig, hb := range b.Signals {
-		if !ratioScale(sig) {
+		if !all && !ratioScale(sig) {
 			continue
 		}
-		consulted++
 		ha, ok := a.Signals[sig]
 		if !ok || !dominates(ha.Score, hb.Score, margin) {
 			return false
 		}
 	}
-	return consulted > 0
+	return true
 }
 
 // ratioScale reports whether a signal's raw scores can testify to a clear

@@ -45,8 +45,10 @@ func TestClearlyBetterConsultsRatioScaleSignals(t *testing.T) {
 			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4.8}), false},
 		{"b found by a lexical signal a lacks", hit(1, map[string]float64{"tfidf": 0.9}),
 			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4}), false},
-		{"b found by the dense signal only", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.9}),
-			hit(1, map[string]float64{"embeddings": 0.3}), false},
+		{"b found by the dense signal only, dense 3× higher", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.9}),
+			hit(1, map[string]float64{"embeddings": 0.3}), true},
+		{"b found by the dense signal only, dense close", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.80}),
+			hit(1, map[string]float64{"embeddings": 0.82}), false},
 		{"b found by nothing", hit(1, map[string]float64{"tfidf": 0.9}), hit(1, nil), false},
 	}
 	for _, tt := range tests {

@@ -91,18 +91,25 @@ func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 	if a.Score >= (1+margin)*b.Score {
 		return true
 	}
-	consulted := 0
+	if len(b.Signals) == 0 {
+		return false
+	}
+	all := true
+	for sig := range b.Signals {
+		if !ignoreInRule[sig] {
+			all = false
+		}
+	}
 	for sig, hb := range b.Signals {
-		if ignoreInRule[sig] {
+		if !all && ignoreInRule[sig] {
 			continue
 		}
-		consulted++
 		ha, ok := a.Signals[sig]
 		if !ok || !dominates(ha.Score, hb.Score, margin) {
 			return false
 		}
 	}
-	return consulted > 0
+	return true
 }
 
 func dominates(a, b, margin float64) bool {

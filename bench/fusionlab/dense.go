@@ -116,3 +116,16 @@ func expRule(sets []*set) {
 		table(sets, names, fs)
 	}
 }
+
+func init() { experiments["densealone"] = expDenseAlone }
+
+// expDenseAlone: the dense list ranked alone with the graph boost, under
+// the old rule (every signal consulted) and the new one.
+func expDenseAlone(sets []*set) {
+	f := weighted(map[string]float64{rankers.SignalEmbeddings: 1})
+	for _, ig := range []map[string]bool{{}, {rankers.SignalEmbeddings: true}} {
+		ignoreInRule = ig
+		fmt.Println("-- rule ignores", ig)
+		table(sets, []string{"vault dense alone"}, []fuser{f})
+	}
+}
