@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
@@ -40,7 +39,6 @@ func expDefault(sets []*set) {
 	single := func(sig string) fuser { return weighted(map[string]float64{sig: 1}) }
 	table(sets, []string{"default", "bm25", "tfidf", "embeddings", "feedback"},
 		[]fuser{weighted(defaultWeights()), single("bm25"), single("tfidf"), single("embeddings"), single("feedback")})
-	_ = strings.Join
 }
 
 func init() {

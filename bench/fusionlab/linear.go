@@ -210,9 +210,9 @@ func init() {
 	}
 }
 
-// expLinear fits on every tuning set, then leave-one-dataset-out. Sets
-// whose name starts with "h:" ... are held out: names given in -sets as
-// held-out (cran, sfte) are never fitted on.
+// expLinear fits on every tuning set, then leave-one-dataset-out. The
+// held-out sets (named cran and sfte in -sets) are never fitted on, only
+// reported.
 func expLinear(all []*set) {
 	var tune, held []*set
 	for _, s := range all {
