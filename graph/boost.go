@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
@@ -112,6 +113,9 @@ func (g *Graph) linkWeights(items []rankers.Fused) []float64 {
 }
 
 // clearlyBetter reports whether a beats b by a margin no boost may undo.
+// The signal-level test consults the signals that found b whose scores are
+// on a ratio scale (see ratioScale); only when b has none (a dense-only
+// ranking) does it consult b's dense signal as well.
 func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 	if a.Score >= (1+margin)*b.Score {
 		return true
@@ -119,7 +123,11 @@ func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 	if len(b.Signals) == 0 {
 		return false
 	}
+	all := !slices.ContainsFunc(slices.Collect(maps.Keys(b.Signals)), ratioScale)
 	for sig, hb := range b.Signals {
+		if !all && !ratioScale(sig) {
+			continue
+		}
 		ha, ok := a.Signals[sig]
 		if !ok || !dominates(ha.Score, hb.Score, margin) {
 			return false
@@ -127,6 +135,17 @@ func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 	}
 	return true
 }
+
+// ratioScale reports whether a signal's raw scores can testify to a clear
+// win by their ratio. Lexical scores can: one note scoring 1.1× another
+// says it matched the query's words clearly better. A dense cosine
+// cannot: the similarities of a query to a vault's notes crowd into a
+// narrow band (0.6–0.85 is typical), so 1.1× almost never happens, and a
+// dense signal, which finds nearly every candidate, would switch the rule
+// off for every pair it found at any weight — measured to cost most of
+// what a small dense vote cost on the 13k-note vault (docs/benchmarks.md,
+// "Issue 12, fourth pass").
+func ratioScale(signal string) bool { return signal != rankers.SignalEmbeddings }
 
 func dominates(a, b, margin float64) bool {
 	if b <= 0 {

@@ -18,6 +18,48 @@ func item(t *testing.T, g *Graph, path string, rank int, cosine float64) rankers
 	}
 }
 
+// withDense adds a dense signal's cosine to a fused item.
+func withDense(f rankers.Fused, cosine float64) rankers.Fused {
+	f.Signals[rankers.SignalEmbeddings] = rankers.SignalHit{Rank: f.Signals[rankers.SignalTFIDF].Rank, Score: cosine}
+	return f
+}
+
+func TestClearlyBetterConsultsRatioScaleSignals(t *testing.T) {
+	hit := func(score float64, sig map[string]float64) rankers.Fused {
+		f := rankers.Fused{Score: score, Signals: map[string]rankers.SignalHit{}}
+		for s, v := range sig {
+			f.Signals[s] = rankers.SignalHit{Rank: 1, Score: v}
+		}
+		return f
+	}
+	tests := []struct {
+		name string
+		a, b rankers.Fused
+		want bool
+	}{
+		{"fused score 1.1× higher", hit(1.1, nil), hit(1, nil), true},
+		{"lexical 3× higher", hit(1, map[string]float64{"tfidf": 0.9}), hit(1, map[string]float64{"tfidf": 0.3}), true},
+		{"lexical 3× higher, dense lower", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.80}),
+			hit(1, map[string]float64{"tfidf": 0.3, "embeddings": 0.82}), true},
+		{"one lexical signal not dominated", hit(1, map[string]float64{"tfidf": 0.9, "bm25": 5}),
+			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4.8}), false},
+		{"b found by a lexical signal a lacks", hit(1, map[string]float64{"tfidf": 0.9}),
+			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4}), false},
+		{"b found by the dense signal only, dense 3× higher", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.9}),
+			hit(1, map[string]float64{"embeddings": 0.3}), true},
+		{"b found by the dense signal only, dense close", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.80}),
+			hit(1, map[string]float64{"embeddings": 0.82}), false},
+		{"b found by nothing", hit(1, map[string]float64{"tfidf": 0.9}), hit(1, nil), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := clearlyBetter(tt.a, tt.b, DefaultBoost.Strength); got != tt.want {
+				t.Fatalf("clearlyBetter = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 func order(g *Graph, items []rankers.Fused) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -77,6 +119,17 @@ func TestBoostNeverInvertsAStrongMatch(t *testing.T) {
 				item(t, g, "Projects/Crawler.md", 1, 0.90),
 				item(t, g, "Software/Go Concurrency.md", 2, 0.30),
 				item(t, g, "Projects/Log Pipeline.md", 3, 0.28),
+			},
+		},
+		{
+			// As above, with a dense signal that found both at cosines a
+			// few hundredths apart: it cannot testify either way, so the
+			// lexical clear win still holds.
+			name: "signal-level clear win, dense signal found both",
+			items: []rankers.Fused{
+				withDense(item(t, g, "Projects/Crawler.md", 1, 0.90), 0.80),
+				withDense(item(t, g, "Software/Go Concurrency.md", 2, 0.30), 0.82),
+				withDense(item(t, g, "Projects/Log Pipeline.md", 3, 0.28), 0.79),
 			},
 		},
 		{

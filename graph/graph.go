@@ -196,6 +196,9 @@ func (g *Graph) Links(from, to int) bool {
 	return ok
 }
 
+// OutDegree is the number of distinct notes a note links to.
+func (g *Graph) OutDegree(note int) int { return len(g.targets[note]) }
+
 // InDegree is the number of distinct notes linking to a note.
 func (g *Graph) InDegree(note int) int {
 	n, last := 0, -1

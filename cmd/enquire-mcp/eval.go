@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/eval"
+	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -21,6 +22,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	signals := fs.String("signals", "", "comma-separated signals to fuse (tfidf,bm25,embeddings); default: all available")
 	boost := fs.Bool("graph-boost", true, "apply the graph boost (single configuration)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	dumpFile := fs.String("dump-lists", "", "write every signal's ranked list per query (JSON lines, for offline fusion experiments: bench/fusionlab) to this file and exit")
 	runFile := fs.String("run", "", "write the TREC run of the default configuration to this file")
 	indexFile := fs.String("index-file", "", "persistent index for the BM25 signal (default: a temporary file)")
 	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25, no embeddings)")
@@ -70,6 +72,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	eng := l.eng
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
+	if *dumpFile != "" {
+		return dumpLists(ctx, eng, ds, *dumpFile)
+	}
 	if *equal {
 		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1, "feedback": 0}
 	}
@@ -110,6 +115,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	printReports(stdout, reports, ds.Categories())
 	return nil
+}
+
+func dumpLists(ctx context.Context, eng *search.Engine, ds *eval.Dataset, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("dump file: %w", err)
+	}
+	if err := eval.DumpLists(ctx, eng, ds, f); err != nil {
+		f.Close()
+		return fmt.Errorf("dump file %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 func writeRunFile(path string, rep *eval.Report) error {

@@ -1,0 +1,81 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+)
+
+// TestDumpListsReplaysTheDefault re-fuses every dumped query the way the
+// engine does (weighted RRF, then the graph boost) and expects eval's own
+// default ranking: the dump holds everything a replay needs.
+func TestDumpListsReplaysTheDefault(t *testing.T) {
+	ctx := context.Background()
+	ds, eng := fullEngine(t, "../testdata/quality")
+	var buf bytes.Buffer
+	if err := DumpLists(ctx, eng, ds, &buf); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(ctx, eng, ds, Config{GraphBoost: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := eng.Weights()
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(&buf)
+	sc.Buffer(nil, 1<<26)
+	n := 0
+	for ; sc.Scan(); n++ {
+		var d ListDump
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.ID != ds.Queries[n].ID || len(d.Rel) == 0 {
+			t.Fatalf("record %d: id %q with %d judgements, want %q", n, d.ID, len(d.Rel), ds.Queries[n].ID)
+		}
+		var lists []rankers.Ranked
+		for _, sig := range []string{rankers.SignalTFIDF, rankers.SignalBM25, rankers.SignalEmbeddings, rankers.SignalFeedback} {
+			if len(d.Lists[sig]) > 0 {
+				seen[sig] = true
+			}
+			if weights[sig] == 0 {
+				continue
+			}
+			l := rankers.Ranked{Signal: sig}
+			for _, c := range d.Lists[sig] {
+				l.Candidates = append(l.Candidates, rankers.Candidate{Note: int(c[0]), Chunk: int(c[1]), Score: c[2]})
+			}
+			lists = append(lists, l)
+		}
+		for _, l := range d.Links {
+			if !eng.Graph().Links(l[0], l[1]) {
+				t.Fatalf("%s: dumped link %v is not in the graph", d.ID, l)
+			}
+		}
+		fused := eng.Graph().Boost(rankers.Fuse(lists, rankers.DefaultRRFK, weights), graph.DefaultBoost)
+		var docs []string
+		for _, f := range fused[:min(len(fused), Depth)] {
+			docs = append(docs, d.Docs[f.Note])
+		}
+		if want := rep.Rankings[n].Docs; !slices.Equal(docs, want) {
+			t.Fatalf("%s: replayed ranking %q…, eval's %q…", d.ID, docs[:min(5, len(docs))], want[:min(5, len(want))])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != len(ds.Queries) {
+		t.Fatalf("%d records, want %d", n, len(ds.Queries))
+	}
+	for _, sig := range []string{rankers.SignalTFIDF, rankers.SignalBM25, rankers.SignalEmbeddings, rankers.SignalFeedback} {
+		if !seen[sig] {
+			t.Errorf("no query's dump lists %s", sig)
+		}
+	}
+}
