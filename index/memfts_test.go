@@ -286,22 +286,3 @@ func TestMemWaitsForQuiet(t *testing.T) {
 		t.Fatal("after the quiet period the copy was not rebuilt")
 	}
 }
-
-// TestWarmMemBuildsWithoutASearch checks that WarmMem builds the copy in
-// the background at once, so the first search is answered from memory
-// with the same hits as FTS5.
-func TestWarmMemBuildsWithoutASearch(t *testing.T) {
-	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-	syncDisk(t, ix)
-	if ix.mem.idx.Load() != nil {
-		t.Fatal("a copy exists before WarmMem")
-	}
-	ix.WarmMem()
-	ix.mem.wg.Wait()
-	if ix.mem.idx.Load() == nil {
-		t.Fatal("WarmMem built no copy")
-	}
-	if _, inMem := compareWithReference(t, ix, []string{"rye", "garden"}); inMem != 2 {
-		t.Fatalf("%d of 2 queries answered from memory after WarmMem", inMem)
-	}
-}

@@ -110,14 +110,6 @@ func (ix *Index) refreshMem() {
 	}()
 }
 
-// WarmMem starts building the in-memory copy in the background now
-// (unless one is running or the index is closing), instead of at the
-// first search that finds it missing once the index has been quiet for
-// memQuiet: a server that expects a burst of searches calls it at start
-// so that FTS5 answers as few of them as possible. Results are the same
-// either way.
-func (ix *Index) WarmMem() { ix.refreshMem() }
-
 // BuildMem builds the in-memory BM25 copy of the index now, on a
 // connection of its own, and makes searches use it while the index is
 // unchanged. Searches start a build in the background when they find the

@@ -203,9 +203,13 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		}
 	}()
 	if l.ix != nil {
-		// Many clients search at once: have the in-memory BM25 copy
-		// ready soon rather than after the first quiet searches.
-		l.ix.WarmMem()
+		// Many clients search at once: build the in-memory BM25 copy
+		// before /ready says so. Built in the background under load, it
+		// would get a sliver of the CPU and FTS5 (same results, several
+		// times the cost) would answer for many seconds.
+		if err := l.ix.BuildMem(ctx); err != nil {
+			logger.Warn("in-memory BM25 copy not built; FTS5 answers until a search rebuilds it", "err", err)
+		}
 	}
 	hs.Attach(srv.MCP())
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)
