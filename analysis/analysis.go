@@ -7,8 +7,6 @@ package analysis
 
 import (
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,12 +34,11 @@ const maxCached = 1 << 19
 // Analyzer produces terms. The zero value is not usable; call [New]. An
 // Analyzer is safe for concurrent use and caches stems.
 type Analyzer struct {
-	stems  sync.Map // folded word → stem
-	cached atomic.Int64
+	stems *stemCache // folded word → stem
 }
 
 // New returns an analyzer.
-func New() *Analyzer { return &Analyzer{} }
+func New() *Analyzer { return &Analyzer{stems: newStemCache()} }
 
 // Each calls fn for every term of text with the byte span [start,end) it
 // came from. Stop words produce no term.
@@ -85,14 +82,11 @@ func (a *Analyzer) Term(word string) string {
 	if !isASCIILetters(w) || len(w) <= 2 {
 		return w
 	}
-	if s, ok := a.stems.Load(w); ok {
-		return s.(string)
+	if s, ok := a.stems.get(w); ok {
+		return s
 	}
 	s := english.Stem(w, false)
-	if a.cached.Load() < maxCached {
-		a.stems.Store(w, s)
-		a.cached.Add(1)
-	}
+	a.stems.put(w, s)
 	return s
 }
 

@@ -183,18 +183,18 @@ func TestStemCache(t *testing.T) {
 	a := New()
 	a.Term("connections")
 	a.Term("connections")
-	if n := a.cached.Load(); n != 1 {
+	if n := a.stems.n.Load(); n != 1 {
 		t.Errorf("cached = %d after one distinct word, want 1", n)
 	}
-	if s, ok := a.stems.Load("connections"); !ok || s != "connect" {
+	if s, ok := a.stems.get("connections"); !ok || s != "connect" {
 		t.Errorf("cache[connections] = %v, %v; want connect", s, ok)
 	}
 	// A full cache still stems, but stores nothing more.
-	a.cached.Store(maxCached)
+	a.stems.n.Store(maxCached)
 	if got := a.Term("studies"); got != "studi" {
 		t.Errorf("Term with full cache = %q, want studi", got)
 	}
-	if _, ok := a.stems.Load("studies"); ok {
+	if _, ok := a.stems.get("studies"); ok {
 		t.Error("full cache grew")
 	}
 }

@@ -113,3 +113,28 @@ func BenchmarkEach(b *testing.B) {
 	b.Run("CJK/Index", func(b *testing.B) { benchEach(b, cjk, Index) })
 	b.Run("CJK/Query", func(b *testing.B) { benchEach(b, cjk, Query) })
 }
+
+// BenchmarkTermVocabulary looks up stems from many goroutines over a
+// vault-sized vocabulary (100k distinct words, all cached), as a server
+// under many concurrent searches does.
+func BenchmarkTermVocabulary(b *testing.B) {
+	a := New()
+	words := make([]string, 100_000)
+	for i := range words {
+		w := []byte("word")
+		for n := i; n > 0; n /= 26 {
+			w = append(w, byte('a'+n%26))
+		}
+		words[i] = string(w) + "ing"
+		a.Term(words[i])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			a.Term(words[i%len(words)])
+			i += 7919
+		}
+	})
+}

@@ -10,6 +10,8 @@
 # Example (index and embeddings built first with `enquire-mcp index` and
 # `enquire-mcp build-embeddings` on the same vault):
 #   bench/httpab.sh /tmp/zk 60s 2 ./old ./new
+# Open loop (500 calls/s offered, latency from the scheduled send time):
+#   bench/httpab.sh /tmp/zk 30s 2 ./old ./new -- --rate 500
 set -euo pipefail
 cd "$(dirname "$0")/.."
 vault=$1 duration=$2 rounds=$3

@@ -138,7 +138,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 	if !s.wanted(t.Name) {
 		return
 	}
-	mcp.AddTool(s.mcp, t, h)
+	mcp.AddTool(s.mcp, withEncodedInput(t), h)
 	s.registered = append(s.registered, t.Name)
 }
 

@@ -3,6 +3,10 @@
 // 70 % obsidian_search, 20 % obsidian_read_note and 10 % graph tools for a
 // fixed time (and at most a fixed number of calls), then report latency
 // percentiles per tool family, throughput, errors and the server's RSS.
+// By default each client calls again as soon as its last call returned
+// (closed loop: it measures the saturated throughput); --rate R sends R
+// calls/s in total on a fixed timetable instead (open loop: latency at a
+// given offered load, counted from each call's scheduled time).
 // It only talks to 127.0.0.1 / localhost. With --edit-vault it also
 // rewrites notes in a scratch copy of the vault while it runs, to load a
 // server that watches the vault.
@@ -44,6 +48,11 @@ type config struct {
 	// server watching the vault (serve-http --watch).
 	editVault string
 	editEvery time.Duration
+	// rate > 0 is an open loop: calls are sent on a fixed timetable of
+	// rate calls/s in total, spread over the clients, and latency is
+	// measured from each call's scheduled time (openloop.go). 0: closed
+	// loop, each client calls again as soon as its last call returned.
+	rate float64
 }
 
 func main() {
@@ -58,6 +67,7 @@ func main() {
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
 	flag.StringVar(&c.editVault, "edit-vault", "", "a scratch copy of the served vault: rewrite notes under httpload-edits/ in it during the run (for a watching server)")
 	flag.DurationVar(&c.editEvery, "edit-every", 100*time.Millisecond, "with --edit-vault: time between edits")
+	flag.Float64Var(&c.rate, "rate", 0, "open loop: offered calls/s in total, evenly spaced over the clients; latency counts from each call's scheduled time (0: closed loop)")
 	flag.Parse()
 	if err := run(context.Background(), c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "httpload:", err)
@@ -81,6 +91,9 @@ type sample struct {
 	fam family
 	d   time.Duration
 	err bool
+	// late: an open-loop call sent more than lateAfter after its
+	// scheduled time (the client was still waiting for its last call).
+	late bool
 }
 
 func run(ctx context.Context, c config, out io.Writer) error {
@@ -90,6 +103,9 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	}
 	if c.duration <= 0 || c.duration > 10*time.Minute || c.clients < 1 || c.clients > 1000 {
 		return errors.New("--duration must be in (0, 10m] and --clients in [1, 1000]")
+	}
+	if c.rate < 0 || c.rate > 100_000 {
+		return errors.New("--rate must be in [0, 100000] calls/s")
 	}
 	notes, err := noteNames(c.vault)
 	if err != nil {
@@ -140,9 +156,18 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	for i, cs := range sessions {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
-			for ctx.Err() == nil && budget.Add(-1) >= 0 {
+			sched := newSchedule(start, c.rate, c.clients, i)
+			for k := 0; ctx.Err() == nil && budget.Add(-1) >= 0; k++ {
 				fam, name, args := pick(rng, notes)
 				t0 := time.Now()
+				late := false
+				if sched != nil {
+					if !wait(ctx, sched.at(k)) {
+						break
+					}
+					t0 = sched.at(k) // latency from the scheduled time
+					late = time.Since(t0) > lateAfter
+				}
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 				d := time.Since(t0)
 				if ctx.Err() != nil && err != nil {
@@ -152,7 +177,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 				if bad {
 					firstErr.Do(func() { errMsg = fmt.Sprintf("%s %v: %v %s", name, args, err, errText(res)) })
 				}
-				results[i] = append(results[i], sample{fam, d, bad})
+				results[i] = append(results[i], sample{fam, d, bad, late})
 			}
 		})
 	}
@@ -295,9 +320,12 @@ func errText(res *mcp.CallToolResult) string {
 func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, rssStart, rssMax, rssEnd int64, errMsg string) {
 	by := map[family][]time.Duration{}
 	var all []time.Duration
-	errs := 0
+	errs, late := 0, 0
 	for _, rs := range results {
 		for _, s := range rs {
+			if s.late {
+				late++
+			}
 			if s.err {
 				errs++
 				continue
@@ -309,6 +337,10 @@ func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, 
 	total := len(all) + errs
 	fmt.Fprintf(out, "clients %d, duration %s, calls %d, errors %d, throughput %.0f calls/s\n",
 		c.clients, elapsed.Round(time.Millisecond), total, errs, float64(total)/elapsed.Seconds())
+	if c.rate > 0 {
+		fmt.Fprintf(out, "open loop: offered %.0f calls/s, latency from the scheduled send time; %d calls (%.1f %%) sent over %s late\n",
+			c.rate, late, 100*float64(late)/float64(max(total, 1)), lateAfter)
+	}
 	for _, f := range []family{famSearch, famRead, famGraph, "all"} {
 		ds := by[f]
 		if f == "all" {

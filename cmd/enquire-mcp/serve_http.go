@@ -34,6 +34,7 @@ type httpFlags struct {
 	maxConcurrent       int
 	requestTimeout      time.Duration
 	logQueries          bool
+	cpuProfile          string
 }
 
 func (h *httpFlags) register(fs *flag.FlagSet) {
@@ -53,6 +54,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&h.maxConcurrent, "max-concurrent", httpserve.DefaultMaxConcurrent, "requests served at once; more wait up to 2 s, then 503")
 	fs.DurationVar(&h.requestTimeout, "request-timeout", httpserve.DefaultRequestTimeout, "deadline of one request")
 	fs.BoolVar(&h.logQueries, "log-queries", false, "include tool arguments (query text) in the access log")
+	fs.StringVar(&h.cpuProfile, "cpu-profile", "", "write a CPU profile (go tool pprof) of the time from ready to shutdown to this file (diagnostics)")
 }
 
 // check validates the network and auth flags before the vault is loaded,
@@ -189,6 +191,26 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	defer stop() // the watcher stops before the index closes
 	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(serveCtx, l, logger, "http")
+	stopProfile, err := startCPUProfile(hf.cpuProfile)
+	if err != nil {
+		stop()
+		<-served
+		return err
+	}
+	defer func() {
+		if err := stopProfile(); err != nil {
+			logger.Warn(err.Error())
+		}
+	}()
+	if l.ix != nil {
+		// Many clients search at once: build the in-memory BM25 copy
+		// before /ready says so. Built in the background under load, it
+		// would get a sliver of the CPU and FTS5 (same results, several
+		// times the cost) would answer for many seconds.
+		if err := l.ix.BuildMem(ctx); err != nil {
+			logger.Warn("in-memory BM25 copy not built; FTS5 answers until a search rebuilds it", "err", err)
+		}
+	}
 	hs.Attach(srv.MCP())
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)
 	if err := <-served; err != nil {
