@@ -219,7 +219,7 @@ func TestOCRLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, pdfs: true,
-		ocr: ocrFlags{on: true, langs: ocr.DefaultLangs, maxPages: ocr.DefaultMaxPages}}
+		ocr: ocrFlags{on: true, langs: ocr.DefaultLangs, maxPages: ocr.DefaultMaxPages, timeout: ocr.DefaultTimeout}}
 	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
 	staged := filepath.Join(t.TempDir(), "Scan.pdf") // written whole, then moved in
 	ocrtest.WritePDF(t, tl, staged, []ocrtest.Page{{Text: "Cover page"}, {Text: "QUARTZITE MERIDIAN 4217", Scanned: true}})
