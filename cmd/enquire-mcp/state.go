@@ -182,6 +182,7 @@ type stateSaver struct {
 func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 	l.saver.writing.Lock()
 	defer l.saver.writing.Unlock()
+	l.tidyStateTemps(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("engine state: %w", err)
