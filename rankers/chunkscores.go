@@ -62,7 +62,7 @@ func (e *Embeddings) ChunkCosines(q []float32, note int) map[int]float32 {
 	}
 	out := make(map[int]float32, len(e.rowsOf[note]))
 	for _, r := range e.rowsOf[note] {
-		out[int(e.chunks[r])] = dot(q, e.vecs[int(r)*e.dim:(int(r)+1)*e.dim])
+		out[int(e.chunks[r])] = e.dotRow(q, int(r))
 	}
 	return out
 }
@@ -89,7 +89,7 @@ func (e *Embeddings) rankWithin(q []float32, req Request) []Candidate {
 		var best float32
 		found := false
 		for _, r := range e.rowsOf[n] {
-			s := dot(q, e.vecs[int(r)*e.dim:(int(r)+1)*e.dim])
+			s := e.dotRow(q, int(r))
 			switch {
 			case dropped(s, req):
 			case req.Block:

@@ -18,15 +18,19 @@ import (
 var ErrModelMismatch = errors.New("embedding model mismatch")
 
 // Embeddings is the dense signal: exact cosine similarity between the
-// query's vector and every chunk vector. The vectors sit in one
-// contiguous float32 array (dequantized once from the index), so a query
-// is a tight loop with no allocation per row; a note scores as its best
-// chunk.
+// query's vector and every chunk vector. The vectors stay as the index
+// stores them, int8 with one float32 scale per row, in one contiguous
+// array (a quarter of the float32 size: 14 MB instead of 55 MB at 138,000
+// chunks of 100 dimensions), so a query is a tight loop with no
+// allocation per row; a note scores as its best chunk. Each component is
+// dequantized inside the loop exactly as it used to be dequantized once
+// at load (see dot8), so the scores are the same to the bit.
 type Embeddings struct {
 	model  embed.Embedder
 	alias  string
 	dim    int
-	vecs   []float32 // rows × dim, unit length
+	vecs   []int8    // rows × dim; row r is scales[r] × vecs[r*dim:(r+1)*dim], unit length
+	scales []float32 // row → scale
 	notes  []int32   // row → note id
 	chunks []int32   // row → chunk index in the note
 	nNotes int
@@ -64,27 +68,39 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	for i := range snap.Notes {
 		rows += chunks(i)
 	}
-	e.vecs, e.notes, e.chunks = make([]float32, 0, rows*dim), make([]int32, 0, rows), make([]int32, 0, rows)
+	e.vecs, e.scales = make([]int8, 0, rows*dim), make([]float32, 0, rows)
+	e.notes, e.chunks = make([]int32, 0, rows), make([]int32, 0, rows)
 	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
 		note, ok := snap.NoteIDExact(ref.Path)
 		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != dim {
 			return nil
 		}
-		for _, x := range vec {
-			e.vecs = append(e.vecs, scale*float32(x))
-		}
-		e.notes = append(e.notes, int32(note))
-		e.chunks = append(e.chunks, int32(ref.Chunk))
+		e.addRow(scale, vec, int32(note), int32(ref.Chunk))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if len(e.notes) < rows-rows/8 { // many chunks without a vector: give the rest back
-		e.vecs, e.notes, e.chunks = slices.Clone(e.vecs), slices.Clone(e.notes), slices.Clone(e.chunks)
+		e.vecs, e.scales = slices.Clone(e.vecs), slices.Clone(e.scales)
+		e.notes, e.chunks = slices.Clone(e.notes), slices.Clone(e.chunks)
 	}
 	return e, nil
 }
+
+// addRow appends one chunk's stored vector.
+func (e *Embeddings) addRow(scale float32, vec []int8, note, chunk int32) {
+	e.vecs = append(e.vecs, vec...)
+	e.scales = append(e.scales, scale)
+	e.notes = append(e.notes, note)
+	e.chunks = append(e.chunks, chunk)
+}
+
+// row is row r's stored components; its vector is scales[r] times them.
+func (e *Embeddings) row(r int) []int8 { return e.vecs[r*e.dim : (r+1)*e.dim] }
+
+// dotRow is the inner product of q with row r.
+func (e *Embeddings) dotRow(q []float32, r int) float32 { return dot8(q, e.row(r), e.scales[r]) }
 
 // Name implements Ranker.
 func (e *Embeddings) Name() string { return SignalEmbeddings }
@@ -152,7 +168,7 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		go func() {
 			defer wg.Done()
 			for r := lo; r < hi; r++ {
-				out[r] = dot(q, e.vecs[r*e.dim:(r+1)*e.dim])
+				out[r] = e.dotRow(q, r)
 			}
 		}()
 	}
@@ -230,6 +246,30 @@ func zero(v []float32) bool {
 	return true
 }
 
+// dot8 is dot(q, v') where v'[i] = scale*float32(v[i]) is rounded to
+// float32 before it is multiplied (the explicit conversion forbids fusing
+// the two multiplications): the very values and operations of dot over
+// the dequantized float32 array the vectors used to be kept in.
+func dot8(q []float32, v []int8, scale float32) float32 {
+	v = v[:len(q)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	i := 0
+	for ; i+8 <= len(q); i += 8 {
+		s0 += q[i] * float32(scale*float32(v[i]))
+		s1 += q[i+1] * float32(scale*float32(v[i+1]))
+		s2 += q[i+2] * float32(scale*float32(v[i+2]))
+		s3 += q[i+3] * float32(scale*float32(v[i+3]))
+		s4 += q[i+4] * float32(scale*float32(v[i+4]))
+		s5 += q[i+5] * float32(scale*float32(v[i+5]))
+		s6 += q[i+6] * float32(scale*float32(v[i+6]))
+		s7 += q[i+7] * float32(scale*float32(v[i+7]))
+	}
+	for ; i < len(q); i++ {
+		s0 += q[i] * float32(scale*float32(v[i]))
+	}
+	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
+}
+
 // dot is the inner product, unrolled eight ways (independent sums let the
 // CPU overlap the multiplications).
 func dot(q, v []float32) float32 {
@@ -271,12 +311,10 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 		}
 	}
 	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes)}
-	u.vecs = make([]float32, 0, len(e.vecs))
+	u.vecs, u.scales = make([]int8, 0, len(e.vecs)), make([]float32, 0, len(e.scales))
 	for r, n := range e.notes {
 		if to := renum[n]; to >= 0 {
-			u.vecs = append(u.vecs, e.vecs[r*e.dim:(r+1)*e.dim]...)
-			u.notes = append(u.notes, to)
-			u.chunks = append(u.chunks, e.chunks[r])
+			u.addRow(e.scales[r], e.row(r), to, e.chunks[r])
 		}
 	}
 	if len(fresh) == 0 {
@@ -287,11 +325,7 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != e.dim {
 			return nil
 		}
-		for _, x := range vec {
-			u.vecs = append(u.vecs, scale*float32(x))
-		}
-		u.notes = append(u.notes, int32(note))
-		u.chunks = append(u.chunks, int32(ref.Chunk))
+		u.addRow(scale, vec, int32(note), int32(ref.Chunk))
 		return nil
 	})
 	return u, err

@@ -42,9 +42,8 @@ func syntheticEmbeddings(rows, dim, chunksPerNote int) *Embeddings {
 	r := rand.New(rand.NewPCG(7, uint64(dim)))
 	e := &Embeddings{model: fixedModel{unit(r, dim)}, alias: "fixed", dim: dim, nNotes: (rows + chunksPerNote - 1) / chunksPerNote}
 	for i := range rows {
-		e.vecs = append(e.vecs, unit(r, dim)...)
-		e.notes = append(e.notes, int32(i/chunksPerNote))
-		e.chunks = append(e.chunks, int32(i%chunksPerNote))
+		scale, q := quantized(unit(r, dim))
+		e.addRow(scale, q, int32(i/chunksPerNote), int32(i%chunksPerNote))
 	}
 	return e
 }
@@ -79,7 +78,7 @@ func TestEmbeddingsRankExact(t *testing.T) {
 	for r := range e.notes {
 		var s float64
 		for j := range q {
-			s += float64(q[j]) * float64(e.vecs[r*e.dim+j])
+			s += float64(q[j]) * float64(e.scales[r]*float32(e.vecs[r*e.dim+j]))
 		}
 		n := int(e.notes[r])
 		if v, ok := best[n]; !ok || s > v {

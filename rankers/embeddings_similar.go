@@ -23,10 +23,10 @@ func (e *Embeddings) NoteCentroids() *NoteCentroids {
 	c := &NoteCentroids{dim: e.dim, vecs: make([]float32, e.nNotes*e.dim), has: make([]bool, e.nNotes)}
 	sums := make([]float64, e.nNotes*e.dim) // float64: many chunks add up without drift
 	for r, n := range e.notes {
-		row := e.vecs[r*e.dim : (r+1)*e.dim]
 		sum := sums[int(n)*e.dim : (int(n)+1)*e.dim]
-		for i, x := range row {
-			sum[i] += float64(x)
+		scale := e.scales[r]
+		for i, x := range e.row(r) {
+			sum[i] += float64(scale * float32(x))
 		}
 		c.has[n] = true
 	}

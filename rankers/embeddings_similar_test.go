@@ -8,12 +8,15 @@ import (
 
 func TestNoteCentroids(t *testing.T) {
 	s := float32(math.Sqrt(0.5))
-	e := &Embeddings{dim: 2, nNotes: 4,
-		// note 0: (1,0) and (0,1) → centroid (s,s); note 1: (1,0);
-		// note 2: (1,0) and (-1,0) cancel out; note 3 has no vectors.
-		vecs:   []float32{1, 0, 0, 1, 1, 0, 1, 0, -1, 0},
-		notes:  []int32{0, 0, 1, 2, 2},
-		chunks: []int32{0, 1, 0, 0, 1},
+	e := &Embeddings{dim: 2, nNotes: 4}
+	// note 0: (1,0) and (0,1) → centroid (s,s); note 1: (1,0);
+	// note 2: (1,0) and (-1,0) cancel out; note 3 has no vectors.
+	for _, r := range []struct {
+		vec         []float32
+		note, chunk int32
+	}{{[]float32{1, 0}, 0, 0}, {[]float32{0, 1}, 0, 1}, {[]float32{1, 0}, 1, 0}, {[]float32{1, 0}, 2, 0}, {[]float32{-1, 0}, 2, 1}} {
+		scale, q := quantized(r.vec)
+		e.addRow(scale, q, r.note, r.chunk)
 	}
 	c := e.NoteCentroids()
 	for note, want := range []bool{true, true, false, false} {

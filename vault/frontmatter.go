@@ -6,70 +6,67 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adrg/frontmatter"
 	"github.com/goccy/go-yaml"
 )
-
-// yamlOnly restricts frontmatter detection to Obsidian's format: a YAML
-// block fenced by "---" lines (adrg/frontmatter would otherwise also take
-// TOML, JSON and a leading "{" line). The decoder is YAML 1.2, as in
-// Obsidian: "yes", "on" and "no" stay strings, dates stay strings.
-var yamlOnly = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 
 // splitFrontmatter separates the YAML frontmatter from the body of text
 // (LF line endings). It returns the decoded map (nil if absent), the body,
 // the 1-based line the body starts on, and a warning when the YAML is
 // malformed: then the block is dropped and the note is kept as body only.
+// Only Obsidian's format counts: a block fenced by "---" lines, decoded
+// as YAML 1.2 ("yes", "on" and "no" stay strings, dates stay strings).
+// The body is a substring of text, not a copy.
 func splitFrontmatter(text string) (fm map[string]any, body string, bodyLine int, warn string) {
 	// Obsidian only takes frontmatter that opens on the very first line.
 	first, _, _ := strings.Cut(text, "\n")
 	if strings.TrimRight(first, " \t") != "---" {
 		return nil, text, 1, ""
 	}
-	var raw map[string]any
-	rest, err := frontmatter.Parse(strings.NewReader(text), &raw, yamlOnly)
-	if err != nil {
-		end := closingDelimiter(text)
-		if end < 0 {
-			return nil, text, 1, ""
-		}
-		return nil, text[end:], 1 + strings.Count(text[:end], "\n"),
-			fmt.Sprintf("malformed frontmatter YAML (%s); note kept without frontmatter", firstLine(err.Error()))
-	}
-	consumed := len(text) - len(rest)
-	if consumed == 0 {
+	block, end := fence(text)
+	if end < 0 {
 		return nil, text, 1, "" // no closing "---": Obsidian shows it as text
+	}
+	line := 1 + strings.Count(text[:end], "\n")
+	var raw map[string]any
+	if err := yaml.Unmarshal([]byte(block), &raw); err != nil {
+		return nil, text[end:], line,
+			fmt.Sprintf("malformed frontmatter YAML (%s); note kept without frontmatter", firstLine(err.Error()))
 	}
 	budget := maxFrontmatterNodes
 	norm, ok := normalizeYAML(raw, &budget).(map[string]any)
 	if !ok || budget < 0 {
 		// YAML aliases can expand a few hundred bytes into gigabytes.
-		return nil, string(rest), 1 + strings.Count(text[:consumed], "\n"),
+		return nil, text[end:], line,
 			fmt.Sprintf("frontmatter expands to more than %d values (YAML aliases?); note kept without frontmatter", maxFrontmatterNodes)
 	}
 	fm = norm
 	if len(fm) == 0 {
 		fm = nil
 	}
-	return fm, string(rest), 1 + strings.Count(text[:consumed], "\n"), ""
+	return fm, text[end:], line, ""
 }
 
-// closingDelimiter returns the byte offset just after the line that closes
-// a frontmatter block opened on line 1, or -1.
-func closingDelimiter(text string) int {
+// fence finds the block that the first line of text opens: block is the
+// text between that line and the first later line that is "---" once
+// trimmed of white space, end the offset just after the closing line (the
+// body's start). end is -1 when no line closes the block, and also when
+// the text is its opening line alone, as adrg/frontmatter (which this
+// replaces, to stop copying every note's text twice) decided.
+func fence(text string) (block string, end int) {
 	off := strings.IndexByte(text, '\n') + 1
+	open := off
 	for off > 0 && off < len(text) {
 		line, _, found := strings.Cut(text[off:], "\n")
 		next := off + len(line) + 1
 		if strings.TrimSpace(line) == "---" {
-			return min(next, len(text))
+			return text[open:off], min(next, len(text))
 		}
 		if !found {
 			break
 		}
 		off = next
 	}
-	return -1
+	return "", -1
 }
 
 func firstLine(s string) string {

@@ -69,6 +69,10 @@ type sample struct {
 	// nowKB and fileKB are the RSS after the queries, and its part that
 	// maps files (the binary, the engine state).
 	nowKB, fileKB int
+	// readyCPU is the server's CPU time (user+sys) until the first search
+	// was answered, queryCPU its CPU time over the sampled queries: unlike
+	// wall times they hardly move with the machine's load.
+	readyCPU, queryCPU time.Duration
 }
 
 func run(ctx context.Context, c config) error {
@@ -113,8 +117,8 @@ func run(ctx context.Context, c config) error {
 			got[i] = append(got[i], s)
 		}
 	}
-	fmt.Println("| binary | ready median (all) | peak RSS median | RSS after the queries | search p50 / p99 (all starts) |")
-	fmt.Println("|---|---|---|---|---|")
+	fmt.Println("| binary | ready median (all) | CPU to ready, median | peak RSS median | RSS after the queries | search p50 / p99 (all starts) | server CPU per query, median |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	for i := range n {
 		report(c.bin[i], got[i])
 	}
@@ -147,6 +151,9 @@ func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error
 		return sample{}, err
 	}
 	s := sample{ready: time.Since(t)}
+	if s.readyCPU, err = cpuTime(cmd.Process.Pid); err != nil {
+		return s, err
+	}
 	for _, q := range qs {
 		t := time.Now()
 		if err := search(ctx, cs, q); err != nil {
@@ -154,6 +161,10 @@ func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error
 		}
 		s.lat = append(s.lat, time.Since(t))
 	}
+	if s.queryCPU, err = cpuTime(cmd.Process.Pid); err != nil {
+		return s, err
+	}
+	s.queryCPU -= s.readyCPU
 	for field, dst := range map[string]*int{"VmHWM:": &s.rssKB, "VmRSS:": &s.nowKB, "RssFile:": &s.fileKB} {
 		if *dst, err = status(cmd.Process.Pid, field); err != nil {
 			return s, err
@@ -173,6 +184,32 @@ func search(ctx context.Context, cs *mcp.ClientSession, q string) error {
 	return nil
 }
 
+// cpuTime reads the user and system time of process pid so far, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux).
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	var utime, stime int64
+	if _, err := fmt.Sscan(f[11], &utime); err != nil {
+		return 0, err
+	}
+	if _, err := fmt.Sscan(f[12], &stime); err != nil {
+		return 0, err
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}
+
 // status reads a field of /proc/PID/status, in kB.
 func status(pid int, field string) (int, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
@@ -190,10 +227,14 @@ func status(pid int, field string) (int, error) {
 }
 
 func report(bin string, ss []sample) {
-	var ready, lat []time.Duration
+	var ready, lat, cpu, qcpu []time.Duration
 	var rss, now, file []int
 	for _, s := range ss {
 		ready, rss, lat = append(ready, s.ready), append(rss, s.rssKB), append(lat, s.lat...)
+		cpu = append(cpu, s.readyCPU)
+		if len(s.lat) > 0 {
+			qcpu = append(qcpu, s.queryCPU/time.Duration(len(s.lat)))
+		}
 		now, file = append(now, s.nowKB), append(file, s.fileKB)
 	}
 	all := make([]string, len(ready))
@@ -207,8 +248,12 @@ func report(bin string, ss []sample) {
 	if len(lat) > 0 {
 		q = fmt.Sprintf("%.1f / %.1f ms (%d)", ms(pct(lat, 50)), ms(pct(lat, 99)), len(lat))
 	}
-	fmt.Printf("| %s | %.0f ms (%s) | %d MB | %d MB (%d MB of files) | %s |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "),
-		rss[len(rss)/2]/1024, now[len(now)/2]/1024, file[len(file)/2]/1024, q)
+	qc := "—"
+	if len(qcpu) > 0 {
+		qc = fmt.Sprintf("%.1f ms", ms(pct(qcpu, 50)))
+	}
+	fmt.Printf("| %s | %.0f ms (%s) | %.0f ms | %d MB | %d MB (%d MB of files) | %s | %s |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "),
+		ms(pct(cpu, 50)), rss[len(rss)/2]/1024, now[len(now)/2]/1024, file[len(file)/2]/1024, q, qc)
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {

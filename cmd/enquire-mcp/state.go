@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -182,6 +183,13 @@ type stateSaver struct {
 func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 	l.saver.writing.Lock()
 	defer l.saver.writing.Unlock()
+	l.tidyStateTemps(path)
+	// Collect and give the free memory back first: the save allocates
+	// about twice the file's size in a few large buffers, which the small
+	// free spans a start from the files leaves behind cannot hold, so they
+	// came on top of them (at 107,000 notes, docs/benchmarks.md). A save
+	// is rare, so its one collection is cheap.
+	debug.FreeOSMemory()
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("engine state: %w", err)

@@ -259,6 +259,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 func (l *loaded) start(ctx context.Context) error {
 	if l.ix != nil && l.flags.buildEmbeddings == "" {
 		path := index.StatePath(l.ix.Path())
+		l.tidyStateTemps(path)
 		var r restored
 		if l.early != nil {
 			r = <-l.early
