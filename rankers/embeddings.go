@@ -31,8 +31,11 @@ type Embeddings struct {
 	dim    int
 	vecs   []int8    // rows × dim; row r is scales[r] × vecs[r*dim:(r+1)*dim], unit length
 	scales []float32 // row → scale
-	notes  []int32   // row → note id
-	chunks []int32   // row → chunk index in the note
+	// dense holds the rows dequantized, rows × dim, when they fit in
+	// denseBudget (see settle); nil above it.
+	dense  []float32
+	notes  []int32 // row → note id
+	chunks []int32 // row → chunk index in the note
 	nNotes int
 	pool   sync.Pool // *[]float32 scores
 	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
@@ -85,7 +88,43 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 		e.vecs, e.scales = slices.Clone(e.vecs), slices.Clone(e.scales)
 		e.notes, e.chunks = slices.Clone(e.notes), slices.Clone(e.chunks)
 	}
+	e.settle()
 	return e, nil
+}
+
+// denseBudget is the largest float32 copy of the vectors kept for speed:
+// a full scan over float32 rows takes about half the CPU of one over the
+// int8 rows (BenchmarkEmbeddingsRank), which matters where every query
+// scans every row, below the prefilter limit. 32 MiB holds 17,000 chunks
+// of 384 dimensions or 80,000 of 100; bigger vaults, whose dense stage
+// the prefilter confines to the lexical candidates, keep int8 only (at
+// 138,000 chunks of 100 dimensions: 14 MB instead of 69 MB).
+const denseBudget = 32 << 20
+
+// settle makes the float32 copy of the rows when it fits in denseBudget.
+// Each component is scale × stored value rounded to float32, so dot over
+// it equals dot8 over the stored row to the bit.
+func (e *Embeddings) settle() { e.settleFrom(nil, nil) }
+
+// settleFrom is settle for an update of prev: e's first len(kept) rows
+// are prev's rows kept (row r is prev's row kept[r]), whose float32 copy,
+// if prev has one, is copied rather than computed again.
+func (e *Embeddings) settleFrom(prev *Embeddings, kept []int32) {
+	if 4*len(e.vecs) > denseBudget {
+		e.dense = nil
+		return
+	}
+	e.dense = make([]float32, len(e.vecs))
+	for r, scale := range e.scales {
+		row := e.dense[r*e.dim : (r+1)*e.dim]
+		if r < len(kept) && prev.dense != nil {
+			copy(row, prev.dense[int(kept[r])*e.dim:])
+			continue
+		}
+		for i, x := range e.row(r) {
+			row[i] = scale * float32(x)
+		}
+	}
 }
 
 // addRow appends one chunk's stored vector.
@@ -100,7 +139,12 @@ func (e *Embeddings) addRow(scale float32, vec []int8, note, chunk int32) {
 func (e *Embeddings) row(r int) []int8 { return e.vecs[r*e.dim : (r+1)*e.dim] }
 
 // dotRow is the inner product of q with row r.
-func (e *Embeddings) dotRow(q []float32, r int) float32 { return dot8(q, e.row(r), e.scales[r]) }
+func (e *Embeddings) dotRow(q []float32, r int) float32 {
+	if e.dense != nil {
+		return dot(q, e.dense[r*e.dim:(r+1)*e.dim])
+	}
+	return dot8(q, e.row(r), e.scales[r])
+}
 
 // Name implements Ranker.
 func (e *Embeddings) Name() string { return SignalEmbeddings }
@@ -167,8 +211,14 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if e.dense != nil { // the common case, kept as one tight loop
+				for r := lo; r < hi; r++ {
+					out[r] = dot(q, e.dense[r*e.dim:(r+1)*e.dim])
+				}
+				return
+			}
 			for r := lo; r < hi; r++ {
-				out[r] = e.dotRow(q, r)
+				out[r] = dot8(q, e.row(r), e.scales[r])
 			}
 		}()
 	}
@@ -312,21 +362,26 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 	}
 	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes)}
 	u.vecs, u.scales = make([]int8, 0, len(e.vecs)), make([]float32, 0, len(e.scales))
+	var kept []int32 // u's row → e's row, for the rows kept
 	for r, n := range e.notes {
 		if to := renum[n]; to >= 0 {
 			u.addRow(e.scales[r], e.row(r), to, e.chunks[r])
+			kept = append(kept, int32(r))
 		}
 	}
-	if len(fresh) == 0 {
-		return u, nil
-	}
-	err := ix.EachVectorOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
-		note, ok := snap.NoteIDExact(ref.Path)
-		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != e.dim {
+	if len(fresh) > 0 {
+		err := ix.EachVectorOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
+			note, ok := snap.NoteIDExact(ref.Path)
+			if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != e.dim {
+				return nil
+			}
+			u.addRow(scale, vec, int32(note), int32(ref.Chunk))
 			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		u.addRow(scale, vec, int32(note), int32(ref.Chunk))
-		return nil
-	})
-	return u, err
+	}
+	u.settleFrom(e, kept)
+	return u, nil
 }

@@ -45,6 +45,7 @@ func syntheticEmbeddings(rows, dim, chunksPerNote int) *Embeddings {
 		scale, q := quantized(unit(r, dim))
 		e.addRow(scale, q, int32(i/chunksPerNote), int32(i%chunksPerNote))
 	}
+	e.settle() // as LoadEmbeddings does
 	return e
 }
 

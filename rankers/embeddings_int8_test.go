@@ -65,3 +65,39 @@ func int8Bytes(v []int8) []byte {
 	}
 	return b
 }
+
+// TestDenseCopyScoresAsStored: the float32 copy kept under denseBudget
+// scores every row to the bit as the int8 rows do, also when an update
+// copies the kept rows' floats instead of computing them again.
+func TestDenseCopyScoresAsStored(t *testing.T) {
+	e := syntheticEmbeddings(300, 100, 3)
+	if e.dense == nil {
+		t.Fatal("300 × 100 components: want the float32 copy")
+	}
+	// An update that keeps every other row and adds two new ones.
+	u := &Embeddings{dim: e.dim, nNotes: e.nNotes}
+	var kept []int32
+	for r := 0; r < len(e.notes); r += 2 {
+		u.addRow(e.scales[r], e.row(r), e.notes[r], e.chunks[r])
+		kept = append(kept, int32(r))
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2 {
+		scale, q := quantized(unit(rng, e.dim))
+		u.addRow(scale, q, 0, 9)
+	}
+	u.settleFrom(e, kept)
+	q := unit(rng, e.dim)
+	for _, x := range []*Embeddings{e, u} {
+		for r := range x.notes {
+			got, want := x.dotRow(q, r), dot8(q, x.row(r), x.scales[r])
+			if math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("row %d: float32 copy %v, stored row %v", r, got, want)
+			}
+		}
+	}
+	big := &Embeddings{dim: 1, vecs: make([]int8, denseBudget/4+1), scales: make([]float32, denseBudget/4+1)}
+	if big.settle(); big.dense != nil {
+		t.Error("over denseBudget: want no float32 copy")
+	}
+}
