@@ -31,8 +31,8 @@ type Embeddings struct {
 	dim    int
 	vecs   []int8    // rows × dim; row r is scales[r] × vecs[r*dim:(r+1)*dim], unit length
 	scales []float32 // row → scale
-	// dense holds the rows dequantized, rows × dim, when they fit in
-	// denseBudget (see settle); nil above it.
+	// dense holds the rows dequantized, rows × dim, where that pays (see
+	// denseBudget); nil otherwise.
 	dense  []float32
 	notes  []int32 // row → note id
 	chunks []int32 // row → chunk index in the note
@@ -92,25 +92,27 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	return e, nil
 }
 
-// denseBudget is the largest float32 copy of the vectors kept for speed:
-// a full scan over float32 rows takes about half the CPU of one over the
-// int8 rows (BenchmarkEmbeddingsRank), which matters where every query
-// scans every row, below the prefilter limit. 32 MiB holds 17,000 chunks
-// of 384 dimensions or 80,000 of 100; bigger vaults, whose dense stage
-// the prefilter confines to the lexical candidates, keep int8 only (at
+// denseBudget is the largest float32 copy of the vectors kept for speed.
+// A full scan over float32 rows takes about two thirds of the CPU of one
+// over the int8 rows (BenchmarkEmbeddingsRank), which matters where every
+// query scans every row: up to the prefilter limit. So the copy is made
+// for at most DefaultPrefilterLimit rows (50,000 × 384 dimensions is 77
+// MB) and within this budget, which a 1,536-dimension remote model
+// exceeds at 22,000 chunks; bigger vaults, whose dense stage the
+// prefilter confines to the lexical candidates, keep int8 only (at
 // 138,000 chunks of 100 dimensions: 14 MB instead of 69 MB).
-const denseBudget = 32 << 20
+const denseBudget = 128 << 20
 
-// settle makes the float32 copy of the rows when it fits in denseBudget.
-// Each component is scale × stored value rounded to float32, so dot over
-// it equals dot8 over the stored row to the bit.
+// settle makes the float32 copy of the rows where it pays (see
+// denseBudget). Each component is scale × stored value rounded to
+// float32, so dot over it equals dot8 over the stored row to the bit.
 func (e *Embeddings) settle() { e.settleFrom(nil, nil) }
 
 // settleFrom is settle for an update of prev: e's first len(kept) rows
 // are prev's rows kept (row r is prev's row kept[r]), whose float32 copy,
 // if prev has one, is copied rather than computed again.
 func (e *Embeddings) settleFrom(prev *Embeddings, kept []int32) {
-	if 4*len(e.vecs) > denseBudget {
+	if len(e.scales) > DefaultPrefilterLimit || 4*len(e.vecs) > denseBudget {
 		e.dense = nil
 		return
 	}

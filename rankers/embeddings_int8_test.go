@@ -96,8 +96,17 @@ func TestDenseCopyScoresAsStored(t *testing.T) {
 			}
 		}
 	}
-	big := &Embeddings{dim: 1, vecs: make([]int8, denseBudget/4+1), scales: make([]float32, denseBudget/4+1)}
-	if big.settle(); big.dense != nil {
-		t.Error("over denseBudget: want no float32 copy")
+	for _, tt := range []struct {
+		rows, dim int
+		copied    bool
+	}{
+		{DefaultPrefilterLimit, 2, true},
+		{DefaultPrefilterLimit + 1, 2, false}, // the prefilter confines the scan
+		{1000, denseBudget/4/1000 + 1, false}, // over the budget
+	} {
+		x := &Embeddings{dim: tt.dim, vecs: make([]int8, tt.rows*tt.dim), scales: make([]float32, tt.rows)}
+		if x.settle(); (x.dense != nil) != tt.copied {
+			t.Errorf("%d rows × %d: float32 copy %v, want %v", tt.rows, tt.dim, x.dense != nil, tt.copied)
+		}
 	}
 }
