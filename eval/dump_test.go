@@ -58,7 +58,11 @@ func TestDumpListsReplaysTheDefault(t *testing.T) {
 				t.Fatalf("%s: dumped link %v is not in the graph", d.ID, l)
 			}
 		}
-		fused := eng.Graph().Boost(rankers.Fuse(lists, rankers.DefaultRRFK, weights), graph.DefaultBoost)
+		links := dumpedLinks{out: d.OutDegree, to: map[[2]int]bool{}}
+		for _, l := range d.Links {
+			links.to[l] = true
+		}
+		fused := graph.BoostOver(links, rankers.Fuse(lists, rankers.DefaultRRFK, weights), graph.DefaultBoost)
 		var docs []string
 		for _, f := range fused[:min(len(fused), Depth)] {
 			docs = append(docs, d.Docs[f.Note])
@@ -79,3 +83,12 @@ func TestDumpListsReplaysTheDefault(t *testing.T) {
 		}
 	}
 }
+
+// dumpedLinks replays a dump's links for the boost (graph.LinkSource).
+type dumpedLinks struct {
+	out map[int]int
+	to  map[[2]int]bool
+}
+
+func (d dumpedLinks) Links(from, to int) bool { return d.to[[2]int{from, to}] }
+func (d dumpedLinks) OutDegree(from int) int  { return d.out[from] }

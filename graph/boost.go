@@ -37,6 +37,20 @@ var DefaultBoost = BoostOptions{Depth: rankers.BoostDepth, Strength: rankers.Boo
 //
 // Boost returns a new slice; scores are the boosted ones.
 func (g *Graph) Boost(items []rankers.Fused, opts BoostOptions) []rankers.Fused {
+	return BoostOver(g, items, opts)
+}
+
+// LinkSource is what the boost reads of a link graph: a [Graph], or a
+// replay of dumped links (bench/fusionlab).
+type LinkSource interface {
+	// Links reports whether note from links to note to.
+	Links(from, to int) bool
+	// OutDegree is the number of distinct notes from links to.
+	OutDegree(from int) int
+}
+
+// BoostOver is [Graph.Boost] over any LinkSource.
+func BoostOver(g LinkSource, items []rankers.Fused, opts BoostOptions) []rankers.Fused {
 	if opts.Depth <= 0 {
 		opts.Depth = DefaultBoost.Depth
 	}
@@ -48,7 +62,7 @@ func (g *Graph) Boost(items []rankers.Fused, opts BoostOptions) []rankers.Fused 
 	if len(top) < 2 || top[0].Score <= 0 {
 		return out
 	}
-	gains := g.linkWeights(top)
+	gains := linkWeights(g, top)
 	final := make([]float64, len(top))
 	for i, it := range top {
 		final[i] = it.Score * (1 + opts.Strength*gains[i])
@@ -82,7 +96,7 @@ func (g *Graph) Boost(items []rankers.Fused, opts BoostOptions) []rankers.Fused 
 
 // linkWeights returns, per item, the capped relative score of the distinct
 // other notes among items that link to the item's note.
-func (g *Graph) linkWeights(items []rankers.Fused) []float64 {
+func linkWeights(g LinkSource, items []rankers.Fused) []float64 {
 	best := items[0].Score
 	type linker struct {
 		note  int
@@ -104,7 +118,7 @@ func (g *Graph) linkWeights(items []rankers.Fused) []float64 {
 				// A reader of the linker follows this link with
 				// probability 1/out-degree: a hub's many links each
 				// say little.
-				w[i] += l.score / best / float64(len(g.targets[l.note]))
+				w[i] += l.score / best / float64(g.OutDegree(l.note))
 			}
 		}
 		w[i] = min(w[i], 1)

@@ -10,9 +10,8 @@ func init() { experiments["denseconf"] = expDenseConfident }
 
 // expDenseConfident: the dense signal votes only for its first hit, and
 // only when that hit's cosine leads the second by at least gap (a
-// confident dense answer); the boost rule consults lexical signals only.
+// confident dense answer).
 func expDenseConfident(sets []*set) {
-	ignoreInRule = map[string]bool{rankers.SignalEmbeddings: true}
 	names := []string{"default"}
 	fs := []fuser{weighted(defaultWeights())}
 	for _, gap := range []float64{0.02, 0.05, 0.1} {

@@ -96,36 +96,28 @@ func expDenseStrip(sets []*set) {
 
 func init() { experiments["rule"] = expRule }
 
-// expRule: which signals should the boost's signal-level "clearly better"
-// rule consult? All (as today), all but the dense one, or the lexical
-// first-pass signals only (not dense, not feedback).
+// expRule: the dense signal at small weights under the boost's rule
+// (which consults the lexical signals only; the comparison with the old
+// rule that consulted every signal is in docs/benchmarks.md, "Issue 12,
+// fourth pass").
 func expRule(sets []*set) {
-	for _, ig := range []map[string]bool{{}, {rankers.SignalEmbeddings: true}, {rankers.SignalEmbeddings: true, rankers.SignalFeedback: true}} {
-		ignoreInRule = ig
-		fmt.Println("-- rule ignores", ig)
-		names := []string{"default"}
-		fs := []fuser{weighted(defaultWeights())}
-		for _, w := range []float64{0.05, 0.1, 0.25, 0.5, 1} {
-			wt := defaultWeights()
-			wt[rankers.SignalEmbeddings] = w
-			names = append(names, fmt.Sprintf("vault dense w %g", w))
-			fs = append(fs, weighted(wt))
-		}
-		names = append(names, "equal (1,1,1, no feedback)")
-		fs = append(fs, weighted(map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1}))
-		table(sets, names, fs)
+	names := []string{"default"}
+	fs := []fuser{weighted(defaultWeights())}
+	for _, w := range []float64{0.05, 0.1, 0.25, 0.5, 1} {
+		wt := defaultWeights()
+		wt[rankers.SignalEmbeddings] = w
+		names = append(names, fmt.Sprintf("vault dense w %g", w))
+		fs = append(fs, weighted(wt))
 	}
+	names = append(names, "equal (1,1,1, no feedback)")
+	fs = append(fs, weighted(map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1}))
+	table(sets, names, fs)
 }
 
 func init() { experiments["densealone"] = expDenseAlone }
 
-// expDenseAlone: the dense list ranked alone with the graph boost, under
-// the old rule (every signal consulted) and the new one.
+// expDenseAlone: the dense list ranked alone with the graph boost.
 func expDenseAlone(sets []*set) {
 	f := weighted(map[string]float64{rankers.SignalEmbeddings: 1})
-	for _, ig := range []map[string]bool{{}, {rankers.SignalEmbeddings: true}} {
-		ignoreInRule = ig
-		fmt.Println("-- rule ignores", ig)
-		table(sets, []string{"vault dense alone"}, []fuser{f})
-	}
+	table(sets, []string{"vault dense alone"}, []fuser{f})
 }
