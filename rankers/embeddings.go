@@ -262,26 +262,15 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 	if req.Limit <= 0 {
 		return nil
 	}
-	// TopK's bounded heap, fed as the notes come: every note has a score,
-	// so a slice of them all would be the biggest allocation of a search.
-	h := make([]Candidate, 0, min(req.Limit, len(notes)))
+	// Fed as the notes come: every note has a score, so a slice of them
+	// all would be the biggest allocation of a search.
+	top := newBoundedTop(req.Limit, len(notes))
 	for _, n := range notes {
-		if req.Allow != nil && !req.Allow(int(n)) {
-			continue
-		}
-		c := Candidate{Note: int(n), Chunk: NoChunk, Score: float64(best[n])}
-		switch {
-		case len(h) < req.Limit:
-			if h = append(h, c); len(h) == req.Limit {
-				heapify(h)
-			}
-		case compareCandidates(c, h[0]) < 0:
-			h[0] = c
-			siftDown(h, 0)
+		if req.Allow == nil || req.Allow(int(n)) {
+			top.offer(Candidate{Note: int(n), Chunk: NoChunk, Score: float64(best[n])})
 		}
 	}
-	slices.SortFunc(h, compareCandidates)
-	return h
+	return top.sorted()
 }
 
 // dropped reports a row below the request's min_similarity.

@@ -76,24 +76,44 @@ func TopK(cands []Candidate, k int) []Candidate {
 	}
 	if len(cands) > 4*k {
 		// A bounded heap: O(n log k) instead of sorting everything.
-		h := make([]Candidate, 0, k)
+		t := newBoundedTop(k, k)
 		for _, c := range cands {
-			if len(h) < k {
-				h = append(h, c)
-				if len(h) == k {
-					heapify(h)
-				}
-				continue
-			}
-			if compareCandidates(c, h[0]) < 0 {
-				h[0] = c
-				siftDown(h, 0)
-			}
+			t.offer(c)
 		}
-		cands = h
+		return t.sorted()
 	}
 	slices.SortFunc(cands, compareCandidates)
 	return cands[:min(k, len(cands))]
+}
+
+// boundedTop keeps the k best candidates offered (a bounded heap with the worst
+// kept one at the root), for callers that produce candidates one by one
+// and should not gather them all first.
+type boundedTop struct {
+	h []Candidate
+	k int
+}
+
+// newBoundedTop keeps the k best of about n candidates.
+func newBoundedTop(k, n int) *boundedTop { return &boundedTop{h: make([]Candidate, 0, min(k, n)), k: k} }
+
+// offer considers c.
+func (b *boundedTop) offer(c Candidate) {
+	switch {
+	case len(b.h) < b.k:
+		if b.h = append(b.h, c); len(b.h) == b.k {
+			heapify(b.h)
+		}
+	case compareCandidates(c, b.h[0]) < 0:
+		b.h[0] = c
+		siftDown(b.h, 0)
+	}
+}
+
+// sorted returns the kept candidates, best first.
+func (b *boundedTop) sorted() []Candidate {
+	slices.SortFunc(b.h, compareCandidates)
+	return b.h
 }
 
 // The heap keeps the worst kept candidate at the root.
