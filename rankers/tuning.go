@@ -51,7 +51,12 @@ const (
 	// the top BoostDepth fused hits take part, and a hit gains at most
 	// BoostStrength of its own score. Set by design first; a sweep of
 	// strength {0, 0.02, 0.05, 0.1, 0.2} × depth {10, 30} on the tuning
-	// sets later found 0.1 and 30 best (docs/benchmarks.md, fourth pass).
+	// sets later found 0.1 and 30 best (docs/benchmarks.md, fourth pass),
+	// but on the vault-links sets most of the boost's gain is link text
+	// (the linking note ranks high and the boost lifts its target, the
+	// answer), and on small hand-written sets it cost the fused default
+	// 2–3 points: a larger hand-written set should settle the strength
+	// (docs/benchmarks.md, "Hand-written held-out queries").
 	BoostDepth    = 30
 	BoostStrength = 0.1
 

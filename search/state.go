@@ -90,7 +90,7 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 	return k, err
 }
 
-// RestoreState rebuilds the engine EncodeState saved, for the vault at
+// RestoreState rebuilds the engine [Engine.WriteState] saved, for the vault at
 // root (its real path) with the privacy filter and options the state was
 // made with (key vouches for them): a different key is ErrStateMismatch,
 // damaged data an error wrapping wire.ErrCorrupt. The engine serves the
