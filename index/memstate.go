@@ -3,10 +3,11 @@ package index
 import (
 	"context"
 	"errors"
-	"github.com/ncruces/go-sqlite3"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // memMinGap is the least time between the end of one in-memory BM25 build

@@ -297,9 +297,19 @@ type fusedList struct {
 	blend map[[2]int]*Blend
 }
 
-// fuse runs filters → rankers → fusion → feedback → min_signals → graph
-// boost → recency/importance blend → reranker.
-func (e *Engine) fuse(ctx context.Context, req Request, filter FrontmatterFilter) (*fusedList, error) {
+// rankedLists are a search's signal lists and their fusion, before
+// min_signals, the graph boost, the blend and the reranker.
+type rankedLists struct {
+	allow            func(int) bool
+	res              *Result // signals used and their errors
+	fusing, observed []rankers.Ranked
+	fused            []rankers.Fused
+}
+
+// rankAndFuse runs filters → rankers → fusion → feedback: the fused
+// signals' lists (feedback's included), the zero-weight signals' lists,
+// and the fusion.
+func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter FrontmatterFilter) (*rankedLists, error) {
 	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
 	allow = e.allowTypes(allow, req.Types)
 	res := &Result{}
@@ -319,6 +329,17 @@ func (e *Engine) fuse(ctx context.Context, req Request, filter FrontmatterFilter
 		fused = rankers.Fuse(fusing, e.opts.RRFK, weights)
 		res.SignalsUsed = append(res.SignalsUsed, fb.Signal)
 	}
+	return &rankedLists{allow: allow, res: res, fusing: fusing, observed: observed, fused: fused}, nil
+}
+
+// fuse runs filters → rankers → fusion → feedback (rankAndFuse) →
+// min_signals → graph boost → recency/importance blend → reranker.
+func (e *Engine) fuse(ctx context.Context, req Request, filter FrontmatterFilter) (*fusedList, error) {
+	rl, err := e.rankAndFuse(ctx, req, filter)
+	if err != nil {
+		return nil, err
+	}
+	allow, res, observed, fused := rl.allow, rl.res, rl.observed, rl.fused
 	if req.MinSignals > 1 {
 		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return independent(f) < req.MinSignals })
 	}

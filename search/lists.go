@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"maps"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
@@ -17,16 +16,9 @@ func (e *Engine) SignalLists(ctx context.Context, req Request) ([]rankers.Ranked
 	if err != nil {
 		return nil, err
 	}
-	allow := e.allowTypes(e.allow(req.Folder, req.Tag, filter), req.Types)
-	lists, err := e.rank(ctx, req, allow, &Result{})
+	rl, err := e.rankAndFuse(ctx, req, filter)
 	if err != nil {
 		return nil, err
 	}
-	weights := e.Weights()
-	maps.Copy(weights, req.Weights)
-	fusing, observed := splitByWeight(lists, weights)
-	if fb, ok := e.feedback(ctx, req, allow, fusing, rankers.Fuse(fusing, e.opts.RRFK, weights), weights); ok {
-		fusing = append(fusing, fb)
-	}
-	return append(fusing, observed...), nil
+	return append(rl.fusing, rl.observed...), nil
 }
