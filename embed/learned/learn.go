@@ -29,12 +29,6 @@ type Options struct {
 	Iters int
 	// Seed makes the random projection of the SVD reproducible.
 	Seed uint64
-	// Identity, in [0, 1), mixes into every word's unit vector a
-	// pseudo-random unit vector drawn from the word itself (weight
-	// Identity, the learned part sqrt(1-Identity²)): exact matches then
-	// stay closer than merely related words. 0 leaves the learned vectors
-	// alone.
-	Identity float64
 }
 
 func (o Options) withDefaults() Options {
@@ -72,8 +66,6 @@ type corpus struct {
 	counts []int64
 	total  int64
 	docs   [][]int32 // per text, its in-vocabulary term ids in order
-	// identity is Options.Identity.
-	identity float64
 }
 
 // Learn fits word vectors to texts: terms (as an analyses them for
@@ -86,7 +78,6 @@ type corpus struct {
 func Learn(ctx context.Context, texts []string, an *analysis.Analyzer, opts Options) (*static.Vectors, error) {
 	opts = opts.withDefaults()
 	c := tokenize(texts, an, opts)
-	c.identity = opts.Identity
 	if len(c.words) < 2 {
 		return nil, fmt.Errorf("%w (%d distinct terms seen at least %d times)", ErrTooSmall, len(c.words), opts.MinCount)
 	}
@@ -95,11 +86,7 @@ func Learn(ctx context.Context, texts []string, an *analysis.Analyzer, opts Opti
 	if err != nil {
 		return nil, err
 	}
-	dim := min(opts.Dim, len(c.words)+0)
-	if len(vecs) != len(c.words)*dim {
-		dim = len(vecs) / len(c.words)
-	}
-	return c.vectors(ctx, vecs, dim)
+	return c.vectors(ctx, vecs, len(vecs)/len(c.words)) // the SVD may keep fewer than opts.Dim
 }
 
 // tokenize maps texts to term ids and keeps the vocabulary opts allows.

@@ -83,7 +83,7 @@ func TestLearnCooccurringWordsAreCloser(t *testing.T) {
 
 func TestLearnIsDeterministic(t *testing.T) {
 	texts := topicCorpus()
-	for _, opts := range []Options{{Dim: 8}, {Dim: 8, Identity: 0.5}, {Dim: 4, Window: 2, Seed: 7}} {
+	for _, opts := range []Options{{Dim: 8}, {Dim: 4, Window: 2, Seed: 7}} {
 		var first []byte
 		for run := 0; run < 3; run++ {
 			v, err := Learn(context.Background(), texts, analysis.New(), opts)

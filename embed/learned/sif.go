@@ -2,9 +2,7 @@ package learned
 
 import (
 	"context"
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
 
 	"github.com/enquire-mcp/enquire-mcp/embed/static"
 )
@@ -32,9 +30,6 @@ func (c *corpus) vectors(ctx context.Context, rows []float64, dim int) (*static.
 			if norm > 0 {
 				dst[i] = float32(x / norm)
 			}
-		}
-		if c.identity > 0 {
-			mixIdentity(dst, c.words[r], c.identity)
 		}
 		t.Scales[r] = static.Quantize(t.Vectors[r*dim:(r+1)*dim], dst)
 		t.Weights[r] = float32(sifA / (sifA + float64(c.counts[r])/float64(c.total)))
@@ -121,31 +116,4 @@ func normalize64(v []float64) bool {
 		v[i] *= s
 	}
 	return true
-}
-
-// mixIdentity turns the unit vector v into sqrt(1-b²)·v + b·h, where h is
-// a pseudo-random unit vector seeded by the word's FNV-1a hash (the same
-// for the word in every vault and every fit), and normalises the result.
-func mixIdentity(v []float32, word string, b float64) {
-	h := fnv.New64a()
-	h.Write([]byte(word))
-	s := h.Sum64()
-	rng := rand.New(rand.NewPCG(s, s^0x5851f42d4c957f2d))
-	r := make([]float64, len(v))
-	for i := range r {
-		r[i] = rng.NormFloat64()
-	}
-	if !normalize64(r) {
-		return
-	}
-	a := math.Sqrt(1 - b*b)
-	out := make([]float64, len(v))
-	for i := range v {
-		out[i] = a*float64(v[i]) + b*r[i]
-	}
-	if normalize64(out) {
-		for i := range v {
-			v[i] = float32(out[i])
-		}
-	}
 }
