@@ -176,12 +176,10 @@ func (c *corpus) ppmi(window int) *csr {
 	}
 	slices.Sort(keys)
 	rowSum := make([]float64, n)
-	var total float64
 	for _, k := range keys {
 		v := float64(pairs[k])
 		rowSum[k>>32] += v
 		rowSum[uint32(k)] += v
-		total += 2 * v
 	}
 	// Context distribution smoothing: P_α(c) = #(c)^0.75 / Σ #(c')^0.75.
 	ctx := make([]float64, n)
@@ -198,10 +196,11 @@ func (c *corpus) ppmi(window int) *csr {
 	for _, k := range keys {
 		a, b := int(k>>32), int(uint32(k))
 		v := float64(pairs[k])
-		// PMI(a,b) = log(#(a,b)·Σ / (#(a)·#_α(b))), symmetrised by
+		// PMI(a,b) = log(P(a,b) / (P(a)·P_α(b))) = log(#(a,b)·Σ_α /
+		// (#(a)·#_α(b))) (the pair total cancels), symmetrised by
 		// averaging the two directions.
-		pab := math.Log(v * total * ctxTotal / (rowSum[a] * ctx[b] * total))
-		pba := math.Log(v * total * ctxTotal / (rowSum[b] * ctx[a] * total))
+		pab := math.Log(v * ctxTotal / (rowSum[a] * ctx[b]))
+		pba := math.Log(v * ctxTotal / (rowSum[b] * ctx[a]))
 		pmi := (pab + pba) / 2
 		if pmi <= 0 {
 			continue
