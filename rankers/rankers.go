@@ -95,7 +95,9 @@ type boundedTop struct {
 }
 
 // newBoundedTop keeps the k best of about n candidates.
-func newBoundedTop(k, n int) *boundedTop { return &boundedTop{h: make([]Candidate, 0, min(k, n)), k: k} }
+func newBoundedTop(k, n int) *boundedTop {
+	return &boundedTop{h: make([]Candidate, 0, min(k, n)), k: k}
+}
 
 // offer considers c.
 func (b *boundedTop) offer(c Candidate) {
