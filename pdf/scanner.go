@@ -195,34 +195,64 @@ func (s *psScanner) finish() {
 func (s *psScanner) step(c byte) bool {
 	switch s.state {
 	case psSpace:
-		switch {
-		case isPDFSpace(c):
-		case c == '%':
-			s.state = psComment
-		case c == '<':
-			s.state = psLT
-		case c == '>':
-			s.state = psGT
-		case c == '(':
-			s.state, s.depth = psLiteral, 1
-		case c == '[' || c == ']' || c == '{' || c == '}':
-			s.token(psTokKeyword, []byte{c}, 0)
-		case c == '/':
-			s.state = psName
-		case c == ')':
-			s.token(psTokError, nil, 0)
-		default:
-			s.state = psWord
-			s.word = append(s.word[:0], c)
-			s.wordLen = 1
-		}
+		s.stepSpace(c)
 		return true
 	case psComment:
 		if c == '\r' || c == '\n' {
 			s.state = psSpace
 		}
 		return true
-	case psLT:
+	case psLT, psGT:
+		return s.stepAngle(c)
+	case psHex, psHex2:
+		s.stepHex(c)
+		return true
+	case psLiteral, psEscape, psEscapeCR, psOctal:
+		return s.stepLiteral(c)
+	case psName, psNameEsc1, psNameEsc2:
+		return s.stepName(c)
+	default: // psWord
+		if isPDFDelimOrSpace(c) {
+			s.state = psSpace
+			s.endWord()
+			return false
+		}
+		if len(s.word) < maxWordBytes {
+			s.word = append(s.word, c)
+		}
+		s.wordLen++
+		return true
+	}
+}
+
+// stepSpace starts the token that c opens, between tokens.
+func (s *psScanner) stepSpace(c byte) {
+	switch {
+	case isPDFSpace(c):
+	case c == '%':
+		s.state = psComment
+	case c == '<':
+		s.state = psLT
+	case c == '>':
+		s.state = psGT
+	case c == '(':
+		s.state, s.depth = psLiteral, 1
+	case c == '[' || c == ']' || c == '{' || c == '}':
+		s.token(psTokKeyword, []byte{c}, 0)
+	case c == '/':
+		s.state = psName
+	case c == ')':
+		s.token(psTokError, nil, 0)
+	default:
+		s.state = psWord
+		s.word = append(s.word[:0], c)
+		s.wordLen = 1
+	}
+}
+
+// stepAngle ends "<<" or ">>"; a lone "<" opens a hex string.
+func (s *psScanner) stepAngle(c byte) bool {
+	if s.state == psLT {
 		if c == '<' {
 			s.state = psSpace
 			s.token(psTokKeyword, []byte("<<"), 0)
@@ -230,15 +260,19 @@ func (s *psScanner) step(c byte) bool {
 		}
 		s.state = psHex
 		return false
-	case psGT:
-		s.state = psSpace
-		if c == '>' {
-			s.token(psTokKeyword, []byte(">>"), 0)
-			return true
-		}
-		s.token(psTokError, nil, 0)
-		return false
-	case psHex:
+	}
+	s.state = psSpace
+	if c == '>' {
+		s.token(psTokKeyword, []byte(">>"), 0)
+		return true
+	}
+	s.token(psTokError, nil, 0)
+	return false
+}
+
+// stepHex reads a hex string two digits at a time, skipping white space.
+func (s *psScanner) stepHex(c byte) {
+	if s.state == psHex {
 		switch {
 		case c == '>':
 			s.state = psSpace
@@ -246,42 +280,23 @@ func (s *psScanner) step(c byte) bool {
 		case !isPDFSpace(c):
 			s.hex1, s.state = c, psHex2
 		}
-		return true
-	case psHex2:
-		if isPDFSpace(c) {
-			return true
-		}
-		s.state = psHex
-		if !isHexDigit(s.hex1) || !isHexDigit(c) {
-			s.state = psSpace
-			s.token(psTokError, nil, 0)
-		}
-		return true
-	case psLiteral:
-		switch c {
-		case '(':
-			s.depth++
-		case ')':
-			if s.depth--; s.depth == 0 {
-				s.state = psSpace
-				s.token(psTokValue, nil, 0)
-			}
-		case '\\':
-			s.state = psEscape
-		}
-		return true
+		return
+	}
+	if isPDFSpace(c) {
+		return
+	}
+	s.state = psHex
+	if !isHexDigit(s.hex1) || !isHexDigit(c) {
+		s.state = psSpace
+		s.token(psTokError, nil, 0)
+	}
+}
+
+// stepLiteral reads a literal string: nested parentheses and escapes.
+func (s *psScanner) stepLiteral(c byte) bool {
+	switch s.state {
 	case psEscape:
-		switch {
-		case c == 'n' || c == 'r' || c == 'b' || c == 't' || c == 'f' || c == '(' || c == ')' || c == '\\' || c == '\n':
-			s.state = psLiteral
-		case c == '\r':
-			s.state = psEscapeCR
-		case '0' <= c && c <= '7':
-			s.state, s.octal, s.octalN = psOctal, int(c-'0'), 1
-		default:
-			s.state = psSpace
-			s.token(psTokError, nil, 0)
-		}
+		s.stepEscape(c)
 		return true
 	case psEscapeCR:
 		s.state = psLiteral
@@ -296,7 +311,48 @@ func (s *psScanner) step(c byte) bool {
 		}
 		s.endOctal()
 		return false
-	case psName:
+	}
+	switch c {
+	case '(':
+		s.depth++
+	case ')':
+		if s.depth--; s.depth == 0 {
+			s.state = psSpace
+			s.token(psTokValue, nil, 0)
+		}
+	case '\\':
+		s.state = psEscape
+	}
+	return true
+}
+
+// stepEscape reads the byte after a backslash in a literal string.
+func (s *psScanner) stepEscape(c byte) {
+	switch {
+	case c == 'n' || c == 'r' || c == 'b' || c == 't' || c == 'f' || c == '(' || c == ')' || c == '\\' || c == '\n':
+		s.state = psLiteral
+	case c == '\r':
+		s.state = psEscapeCR
+	case '0' <= c && c <= '7':
+		s.state, s.octal, s.octalN = psOctal, int(c-'0'), 1
+	default:
+		s.state = psSpace
+		s.token(psTokError, nil, 0)
+	}
+}
+
+// stepName reads a name, whose "#xx" escapes need two hex digits.
+func (s *psScanner) stepName(c byte) bool {
+	switch s.state {
+	case psNameEsc1:
+		s.escBad, s.state = !isHexDigit(c), psNameEsc2
+	case psNameEsc2:
+		s.state = psName
+		if s.escBad || !isHexDigit(c) {
+			s.state = psSpace
+			s.token(psTokError, nil, 0)
+		}
+	default:
 		switch {
 		case isPDFDelimOrSpace(c):
 			s.state = psSpace
@@ -305,29 +361,8 @@ func (s *psScanner) step(c byte) bool {
 		case c == '#':
 			s.state = psNameEsc1
 		}
-		return true
-	case psNameEsc1:
-		s.escBad, s.state = !isHexDigit(c), psNameEsc2
-		return true
-	case psNameEsc2:
-		s.state = psName
-		if s.escBad || !isHexDigit(c) {
-			s.state = psSpace
-			s.token(psTokError, nil, 0)
-		}
-		return true
-	default: // psWord
-		if isPDFDelimOrSpace(c) {
-			s.state = psSpace
-			s.endWord()
-			return false
-		}
-		if len(s.word) < maxWordBytes {
-			s.word = append(s.word, c)
-		}
-		s.wordLen++
-		return true
 	}
+	return true
 }
 
 // endOctal ends an octal escape: over 255 it is an error.
