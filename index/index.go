@@ -79,7 +79,7 @@ type Index struct {
 	health   health
 	mem      memState // the in-memory BM25 copy (memstate.go)
 	lockWait func(lockFile string)
-	created  bool // the file was empty on open
+	created  bool         // the file was empty on open
 	gen      atomic.Value // string: the index's generation (generation.go)
 }
 
