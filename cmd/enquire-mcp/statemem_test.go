@@ -18,7 +18,8 @@ import (
 // copy, so a warm start answers BM25 from memory at once. A state next
 // to a rebuilt index (another generation, maybe the same FTS5 stamp), or
 // a truncated state, is not used for it: the copy is built again and the
-// next save carries it. Every start answers exactly as a fresh one.
+// next save carries it. Every start answers exactly as a fresh one, and
+// only a start with no file changed and the copy taken skips the sync.
 func TestWarmStartBM25Copy(t *testing.T) {
 	ctx := context.Background()
 	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
@@ -37,6 +38,11 @@ func TestWarmStartBM25Copy(t *testing.T) {
 		t.Helper()
 		if !strings.HasPrefix(l.warm, wantStart) || !strings.Contains(l.memWhy, wantWhy) || (wantWhy == "") != (l.memWhy == "") {
 			t.Fatalf("started from %q, BM25 copy %q; want %q…, %q", l.warm, l.memWhy, wantStart, wantWhy)
+		}
+		// A start with nothing changed and the copy taken skips the index
+		// sync (its stats stay zero); every other start syncs.
+		if skipped := l.sync.Duration == 0; skipped != (l.fromState && l.changedSince == 0 && l.memWhy == "") {
+			t.Fatalf("started from %q, BM25 copy %q: sync skipped %v", l.warm, l.memWhy, skipped)
 		}
 		before := l.ix.MemSearches()
 		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {
