@@ -218,3 +218,48 @@ func TestMemSaveDamaged(t *testing.T) {
 	}
 	t.Logf("%d of 2000 damaged copies rejected", rejected)
 }
+
+// TestEnsureMemConcurrent: saves (EnsureMem) and searches that start
+// background builds at once, under -race: every EnsureMem returns with a
+// current copy, and the searches equal the reference.
+func TestEnsureMemConcurrent(t *testing.T) {
+	ctx := context.Background()
+	root := "../testdata/vault"
+	ix := open(t, root, filepath.Join(t.TempDir(), "ix.db"), false)
+	syncDisk(t, ix)
+	ix.mem.noQuiet = true
+	queries := equivalenceQueries(t, root)
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			if g%2 == 0 {
+				if err := ix.EnsureMem(ctx); err != nil {
+					errs <- err
+					return
+				}
+				if ix.mem.idx.Load() == nil {
+					errs <- errors.New("EnsureMem returned without a copy")
+					return
+				}
+				errs <- nil
+				return
+			}
+			for _, q := range queries[:min(len(queries), 20)] {
+				if err := ix.Search(ctx, q, 10, func(Hit) bool { return true }); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix.mem.wg.Wait()
+	if _, inMem := compareWithReference(t, ix, queries); inMem == 0 {
+		t.Fatal("no query answered from memory")
+	}
+}
