@@ -214,7 +214,12 @@ func (ix *Index) swap(ctx context.Context, tmp string) error {
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("index %s: swap in rebuilt file: %w", ix.path, err)
 	}
-	return nil
+	// Another file, another generation: the in-memory BM25 copy of the old
+	// one must not be used even if the FTS5 stamps happen to agree.
+	ix.mem.idx.Store(nil)
+	gen, err := readGeneration(ix.write)
+	ix.gen.Store(gen)
+	return err
 }
 
 // removeFiles deletes a temporary index file, its journal and its lock

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -78,7 +79,8 @@ type Index struct {
 	health   health
 	mem      memState // the in-memory BM25 copy (memstate.go)
 	lockWait func(lockFile string)
-	created  bool // the file was empty on open
+	created  bool         // the file was empty on open
+	gen      atomic.Value // string: the index's generation (generation.go)
 }
 
 // DefaultPath is the index file of a vault: the user cache dir,
@@ -138,6 +140,7 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 			}
 		}
 	}
+	ix.loadGeneration()
 	for i := range cap(ix.readers) {
 		r, err := openReader(ctx, path)
 		if err != nil {
@@ -371,7 +374,10 @@ func (ix *Index) create() error {
 			return err
 		}
 		defer st.Close()
-		return errors.Join(st.BindText(1, string(settings)), st.Exec())
+		if err := errors.Join(st.BindText(1, string(settings)), st.Exec()); err != nil {
+			return err
+		}
+		return newGeneration(c)
 	})
 	if err != nil {
 		return fmt.Errorf("index %s: create schema: %w", ix.path, err)

@@ -32,6 +32,7 @@ type memState struct {
 
 	mu       sync.Mutex
 	building bool
+	built    chan struct{} // closed when the running build ends
 	closed   bool
 	off      bool // never build or use it (tests of the FTS5 path)
 	next     time.Time
@@ -95,20 +96,81 @@ func (ix *Index) refreshMem() {
 	if s.building || s.closed || s.off || time.Now().Before(s.next) {
 		return
 	}
-	s.building = true
-	s.wg.Add(1)
+	s.startBuild()
 	go func() {
 		defer s.wg.Done()
 		start := time.Now()
 		ctx, cancel := ix.closingContext()
 		_ = ix.BuildMem(ctx) // on failure FTS5 keeps answering
 		cancel()
-		took := time.Since(start)
-		s.mu.Lock()
-		s.building = false
-		s.next = time.Now().Add(max(memMinGap, memGapFactor*took))
-		s.mu.Unlock()
+		s.endBuild(time.Since(start))
 	}()
+}
+
+// startBuild marks a build running (s.mu held).
+func (s *memState) startBuild() {
+	s.building = true
+	s.built = make(chan struct{})
+	s.wg.Add(1)
+}
+
+// endBuild marks the running build ended after took, and spaces the next.
+func (s *memState) endBuild(took time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.building = false
+	close(s.built)
+	s.next = time.Now().Add(max(memMinGap, memGapFactor*took))
+}
+
+// EnsureMem makes the in-memory BM25 copy current before it returns:
+// it waits for a build that runs, and builds one (now, on the caller's
+// goroutine) when the copy is still missing or stale. A save of the engine
+// state calls it, so that the state carries the copy. It does nothing when
+// the copy is off or the index closing.
+func (ix *Index) EnsureMem(ctx context.Context) error {
+	s := &ix.mem
+	for waited := false; ; waited = true {
+		var current bool
+		err := ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
+			m, err := s.current(c)
+			current = m != nil
+			return err
+		})
+		if err != nil || current {
+			return err
+		}
+		s.mu.Lock()
+		if s.closed || s.off {
+			s.mu.Unlock()
+			return nil
+		}
+		if s.building && !waited {
+			built := s.built
+			s.mu.Unlock()
+			select {
+			case <-built:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if s.building { // a second build after the one waited for: leave it to that one
+			s.mu.Unlock()
+			return nil
+		}
+		s.startBuild()
+		s.mu.Unlock()
+		start := time.Now()
+		bctx, cancel := ix.closingContext() // a close stops the build
+		stop := context.AfterFunc(ctx, cancel)
+		err = ix.BuildMem(bctx)
+		stop()
+		cancel()
+		s.endBuild(time.Since(start))
+		s.wg.Done()
+		return err
+	}
 }
 
 // BuildMem builds the in-memory BM25 copy of the index now, on a
@@ -196,3 +258,8 @@ func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(H
 	m.emit(rows, limit, fn)
 	return true, nil
 }
+
+// MemSearches is how many searches the in-memory BM25 copy has answered
+// since the index was opened (the rest went to FTS5, with the same
+// results).
+func (ix *Index) MemSearches() int64 { return ix.mem.used.Load() }

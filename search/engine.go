@@ -87,6 +87,9 @@ type Engine struct {
 	// Expand. Both are per engine, so a vault change starts afresh.
 	pages pageCache
 	tags  rareTags
+	// savedMem is the index's in-memory BM25 copy a restored state carried
+	// (state_mem.go).
+	savedMem savedMem
 }
 
 // New builds an engine: chunks, the graph and the TF-IDF index of snap.

@@ -19,7 +19,7 @@ import (
 // stateMagic opens every state file; stateVersion changes with its layout.
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 4 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes
+	stateVersion = 5 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy
 )
 
 // ErrStateMismatch says that a state was made for another key (another
@@ -30,7 +30,9 @@ var ErrStateMismatch = errors.New("engine state made by another build or with ot
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // WriteState writes the engine's state to out for [RestoreState] and
-// returns the number of bytes written. The two sections are written as
+// returns the number of bytes written: the notes and chunks, TF-IDF, and
+// the index's in-memory BM25 copy when it is current (see
+// [index.Index.EncodeMem]; empty otherwise). The sections are written as
 // they were encoded, never copied into one buffer: at 107,000 notes the
 // state is over 200 MB, and a running server writes it.
 func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int64, error) {
@@ -52,14 +54,20 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 	}
 	tfidf := &wire.Writer{}
 	tf.EncodeState(tfidf)
+	mem := &wire.Writer{}
+	if e.opts.Index != nil {
+		if _, err := e.opts.Index.EncodeMem(ctx, mem); err != nil {
+			mem.Buf = mem.Buf[:0] // saved without it: the next start builds it
+		}
+	}
 	sum := crc32.New(crcTable)
 	sw := &countingWriter{w: io.MultiWriter(out, sum)}
 	head := &wire.Writer{Buf: []byte(stateMagic)}
 	head.Uint(stateVersion)
 	head.Text(key)
-	// Two sections, each with its length first, so that a restore decodes
+	// Three sections, each with its length first, so that a restore decodes
 	// them at once on two cores; aligned, so that postings are read in place.
-	for _, sec := range [][]byte{notes.Buf, tfidf.Buf} {
+	for _, sec := range [][]byte{notes.Buf, tfidf.Buf, mem.Buf} {
 		head.SectionHead(len(sec), int(sw.n))
 		sw.Write(head.Buf)
 		head.Buf = head.Buf[:0]
@@ -112,13 +120,14 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 	if v, k := r.Uint(), r.Text(); r.Err() == nil && (v != stateVersion || k != key) {
 		return nil, ErrStateMismatch
 	}
-	notesSec, tfidfSec := r.Section(), r.Section()
+	notesSec, tfidfSec, memSec := r.Section(), r.Section(), r.Section()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("engine state: %w", err)
 	}
 	var (
 		tf    *rankers.TFIDF
 		tfErr error
+		mem   savedMem
 		done  = make(chan struct{})
 	)
 	go func() {
@@ -127,6 +136,7 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 		if tf, tfErr = rankers.DecodeTFIDF(tr, an, opts.Fields); tfErr == nil {
 			tfErr = tr.Done()
 		}
+		mem = decodeSavedMem(memSec)
 	}()
 	snap, chunks, err := decodeNotes(notesSec, root, filter)
 	<-done
@@ -141,7 +151,9 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 			return nil, fmt.Errorf("engine state: %w: chunks of %s disagree", wire.ErrCorrupt, snap.Notes[i].Path)
 		}
 	}
-	return assemble(ctx, snap, an, chunks, tf, opts, nil), ctx.Err()
+	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
+	e.savedMem = mem
+	return e, ctx.Err()
 }
 
 // decodeNotes reads the notes section: the snapshot and every note's

@@ -204,10 +204,11 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}()
 	if l.ix != nil {
 		// Many clients search at once: build the in-memory BM25 copy
-		// before /ready says so. Built in the background under load, it
-		// would get a sliver of the CPU and FTS5 (same results, several
-		// times the cost) would answer for many seconds.
-		if err := l.ix.BuildMem(ctx); err != nil {
+		// before /ready says so (unless the engine state brought it).
+		// Built in the background under load, it would get a sliver of
+		// the CPU and FTS5 (same results, several times the cost) would
+		// answer for many seconds.
+		if err := l.ix.EnsureMem(ctx); err != nil {
 			logger.Warn("in-memory BM25 copy not built; FTS5 answers until a search rebuilds it", "err", err)
 		}
 	}

@@ -179,6 +179,9 @@ type loaded struct {
 	warm         string
 	fromState    bool
 	changedSince int
+	// memWhy says why the in-memory BM25 copy saved with the engine state
+	// was not used ("" when it was).
+	memWhy string
 	// early is the engine state decoded while the index opened.
 	early chan restored
 }
@@ -274,8 +277,8 @@ func (l *loaded) start(ctx context.Context) error {
 		if eng != nil {
 			l.eng, l.fromState, l.changedSince = eng, true, changed
 			l.warm = fmt.Sprintf("engine state, %d files changed since", changed)
-			if changed > 0 {
-				l.saveSoon(stateSaveDelay)
+			if changed > 0 || l.memWhy != "" {
+				l.saveSoon(stateSaveDelay) // the state, with a current BM25 copy
 			}
 			return nil
 		}
