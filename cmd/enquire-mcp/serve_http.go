@@ -144,7 +144,6 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		return err
 	}
 	logger := stderrLogger(stderr)
-	setHTTPGCPercent(os.Getenv) // gcpercent.go
 	for _, w := range warnings {
 		logger.Warn(w)
 	}
