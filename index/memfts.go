@@ -73,11 +73,11 @@ func readStamp(c *sqlite3.Conn) (string, error) {
 	return string(b), err
 }
 
-// sameStamp reports whether the snapshot c reads has stamp, without
-// copying the records.
-func sameStamp(c *sqlite3.Conn, stamp string) (bool, error) {
+// sameStamp reports whether the stamp records each reads make stamp,
+// without copying the records.
+func sameStamp(each func(fn func(block []byte)) error, stamp string) (bool, error) {
 	same, rest := true, stamp
-	err := eachStamp(c, func(block []byte) {
+	err := each(func(block []byte) {
 		if !same || len(rest) < len(block)+1 || rest[:len(block)] != string(block) || rest[len(block)] != 0 {
 			same = false
 			return

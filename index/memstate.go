@@ -46,6 +46,7 @@ type memState struct {
 	tok     *queryTokenizer
 	tokErr  error
 
+	stamps  stampStmts   // the stamp query, prepared per read connection
 	scratch sync.Pool    // *scratch: per-search accumulators
 	used    atomic.Int64 // searches answered from memory (for tests)
 }
@@ -57,7 +58,7 @@ func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
 	if m == nil {
 		return nil, nil
 	}
-	same, err := sameStamp(c, m.stamp)
+	same, err := sameStamp(func(fn func([]byte)) error { return s.stamps.each(c, fn) }, m.stamp)
 	if err != nil || !same {
 		return nil, err
 	}

@@ -24,6 +24,10 @@ type queryTokenizer struct {
 	mu    sync.Mutex
 	conn  *sqlite3.Conn
 	cache map[string]string // word → its only token; "" when it has not exactly one
+	// ins, sel and del insert a word, read its tokens back and empty the
+	// table: prepared once (compiling them for every new word cost more
+	// than running them).
+	ins, sel, del *sqlite3.Stmt
 }
 
 // newQueryTokenizer opens the private database for tokenizer (an FTS5
@@ -39,7 +43,16 @@ func newQueryTokenizer(ctx context.Context, tokenizer string) (*queryTokenizer, 
 		c.Close()
 		return nil, fmt.Errorf("query tokenizer: %w", err)
 	}
-	return &queryTokenizer{conn: c, cache: map[string]string{}}, nil
+	q := &queryTokenizer{conn: c, cache: map[string]string{}}
+	for _, p := range []struct {
+		st  **sqlite3.Stmt
+		sql string
+	}{{&q.ins, `INSERT INTO q(rowid, x) VALUES (1, ?)`}, {&q.sel, `SELECT term FROM qv`}, {&q.del, `DELETE FROM q`}} {
+		if *p.st, _, err = c.Prepare(p.sql); err != nil {
+			return nil, errors.Join(fmt.Errorf("query tokenizer: %w", err), q.close())
+		}
+	}
+	return q, nil
 }
 
 // tokens returns the token of each of MatchExpr's terms, or false when a
@@ -76,35 +89,29 @@ func (q *queryTokenizer) tokens(terms []string) ([]string, bool, error) {
 // tokenize asks FTS5 for word's tokens; it returns the token when there
 // is exactly one, else "".
 func (q *queryTokenizer) tokenize(word string) (string, error) {
-	if err := q.exec(`INSERT INTO q(rowid, x) VALUES (1, ?)`, word); err != nil {
-		return "", err
-	}
-	st, _, err := q.conn.Prepare(`SELECT term FROM qv`)
-	if err != nil {
+	if err := errors.Join(q.ins.BindText(1, word), q.ins.Exec()); err != nil {
 		return "", err
 	}
 	var toks []string
-	for st.Step() {
-		toks = append(toks, st.ColumnText(0))
+	for q.sel.Step() {
+		toks = append(toks, q.sel.ColumnText(0))
 	}
-	err = errors.Join(st.Err(), st.Close(), q.exec(`DELETE FROM q`))
+	err := errors.Join(q.sel.Err(), q.sel.Reset(), q.del.Exec())
 	if err != nil || len(toks) != 1 {
 		return "", err
 	}
 	return toks[0], nil
 }
 
-func (q *queryTokenizer) exec(sql string, args ...any) error {
-	st, _, err := q.conn.Prepare(sql)
-	if err != nil {
-		return err
-	}
-	return errors.Join(bindAll(st, args...), st.Exec(), st.Close())
-}
-
-// close closes the private database.
+// close closes the statements and the private database.
 func (q *queryTokenizer) close() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.conn.Close()
+	var errs []error
+	for _, st := range []*sqlite3.Stmt{q.ins, q.sel, q.del} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(append(errs, q.conn.Close())...)
 }

@@ -138,3 +138,35 @@ func timeCalls(b *testing.B, f func() error) {
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
 }
+
+// BenchmarkOutputPath compares the two ways a tool's structured output
+// reaches the wire (output_fast.go): the go-sdk's (encode, decode into a
+// generic value, validate, encode again) and the canonical encoding,
+// through an in-memory MCP client for a search and a note read:
+//
+//	go test ./tools -run XXX -bench OutputPath -benchmem -count 5
+func BenchmarkOutputPath(b *testing.B) {
+	e := benchEngine(b)
+	calls := benchToolCalls(e)[:2] // obsidian_search, obsidian_read_note
+	ctx := context.Background()
+	for _, mode := range []struct {
+		name string
+		sdk  bool
+	}{{"sdk", true}, {"canonical", false}} {
+		cs := benchConnect(b, New(e, Options{sdkOutput: mode.sdk}))
+		for _, c := range calls {
+			b.Run(mode.name+"/"+c.tool, func(b *testing.B) {
+				params := &mcp.CallToolParams{Name: c.tool, Arguments: c.args}
+				if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+					b.Fatalf("%v %s", err, text(res))
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := cs.CallTool(ctx, params); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -40,6 +40,9 @@ type Options struct {
 	// EnabledTools, when not empty, is the only tools registered;
 	// DisabledTools are never registered. Names are exact tool names.
 	EnabledTools, DisabledTools []string
+	// sdkOutput leaves every tool's output to the go-sdk's own encoding
+	// (tests compare it with withCanonicalOutput's bytes).
+	sdkOutput bool
 	// Reload brings the engine up to date with the files at paths
 	// (vault-relative; nil means the whole vault) after a write tool
 	// changed them; the server swaps the result in. Nil: writes are not
@@ -138,7 +141,11 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 	if !s.wanted(t.Name) {
 		return
 	}
-	mcp.AddTool(s.mcp, withEncodedInput(t), h)
+	if tt, hh, ok := withCanonicalOutput(t, h); ok && !s.opts.sdkOutput {
+		mcp.AddTool(s.mcp, withEncodedInput(tt), hh) // output_fast.go
+	} else {
+		mcp.AddTool(s.mcp, withEncodedInput(t), h)
+	}
 	s.registered = append(s.registered, t.Name)
 }
 

@@ -53,6 +53,10 @@ type config struct {
 	// measured from each call's scheduled time (openloop.go). 0: closed
 	// loop, each client calls again as soon as its last call returned.
 	rate float64
+	// client is "raw" (the SDK opens each session, then calls are plain
+	// POSTs with its headers; rawcall.go) or "sdk" (every call through the
+	// go-sdk client).
+	client string
 }
 
 func main() {
@@ -68,6 +72,7 @@ func main() {
 	flag.StringVar(&c.editVault, "edit-vault", "", "a scratch copy of the served vault: rewrite notes under httpload-edits/ in it during the run (for a watching server)")
 	flag.DurationVar(&c.editEvery, "edit-every", 100*time.Millisecond, "with --edit-vault: time between edits")
 	flag.Float64Var(&c.rate, "rate", 0, "open loop: offered calls/s in total, evenly spaced over the clients; latency counts from each call's scheduled time (0: closed loop)")
+	flag.StringVar(&c.client, "client", "raw", `"raw": the go-sdk opens each session, then calls are plain POSTs with the SDK's headers (cheap for the load generator); "sdk": every call through the go-sdk client`)
 	flag.Parse()
 	if err := run(context.Background(), c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "httpload:", err)
@@ -107,21 +112,36 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	if c.rate < 0 || c.rate > 100_000 {
 		return errors.New("--rate must be in [0, 100000] calls/s")
 	}
+	if c.client == "" {
+		c.client = "raw"
+	}
+	if c.client != "raw" && c.client != "sdk" {
+		return fmt.Errorf("--client %q: want raw or sdk", c.client)
+	}
 	notes, err := noteNames(c.vault)
 	if err != nil {
 		return err
 	}
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.clients * 2}, Timeout: 60 * time.Second}
+	var base http.RoundTripper = &http.Transport{MaxIdleConnsPerHost: c.clients * 2}
 	if tok := os.Getenv(c.tokenEnv); tok != "" {
-		hc.Transport = bearer{tok, hc.Transport}
+		base = bearer{tok, base}
 	}
 	sessions := make([]*mcp.ClientSession, c.clients)
+	raws := make([]*rawCaller, c.clients)
+	warm := rand.New(rand.NewPCG(c.seed, 1<<32))
 	for i := range sessions {
+		rec := &headerRecorder{next: base}
+		hc := &http.Client{Transport: rec, Timeout: 60 * time.Second}
 		cl := mcp.NewClient(&mcp.Implementation{Name: "httpload", Version: "1"}, nil)
 		if sessions[i], err = cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url, HTTPClient: hc, DisableStandaloneSSE: true}, nil); err != nil {
 			return fmt.Errorf("client %d: connect: %w", i, err)
 		}
 		defer sessions[i].Close()
+		if c.client == "raw" {
+			if raws[i], err = newRawCaller(ctx, sessions[i], rec, &http.Client{Transport: base, Timeout: hc.Timeout}, c.url, warm, notes); err != nil {
+				return fmt.Errorf("client %d: %w", i, err)
+			}
+		}
 	}
 	rssStart := rss(c.pid)
 	var rssMax atomic.Int64
@@ -152,6 +172,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	var firstErr sync.Once
 	var errMsg string
 	start := time.Now()
+	cpuStart := selfCPU()
 	var wg sync.WaitGroup
 	for i, cs := range sessions {
 		wg.Go(func() {
@@ -168,14 +189,13 @@ func run(ctx context.Context, c config, out io.Writer) error {
 					t0 = sched.at(k) // latency from the scheduled time
 					late = time.Since(t0) > lateAfter
 				}
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+				bad, msg, err := callOnce(ctx, cs, raws[i], name, args)
 				d := time.Since(t0)
 				if ctx.Err() != nil && err != nil {
 					break // cut off by the end of the run, not a server error
 				}
-				bad := err != nil || res.IsError
-				if bad {
-					firstErr.Do(func() { errMsg = fmt.Sprintf("%s %v: %v %s", name, args, err, errText(res)) })
+				if bad = bad || err != nil; bad {
+					firstErr.Do(func() { errMsg = fmt.Sprintf("%s %v: %v %s", name, args, err, msg) })
 				}
 				results[i] = append(results[i], sample{fam, d, bad, late})
 			}
@@ -183,9 +203,13 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	loadCPU := selfCPU() - cpuStart
 	close(stopRSS)
 	rssEnd := rss(c.pid)
 	report(out, c, results, elapsed, rssStart, rssMax.Load(), rssEnd, errMsg)
+	if n := calls(results); loadCPU > 0 && n > 0 {
+		fmt.Fprintf(out, "load generator (%s client) CPU %.1f s for %d calls: %.2f ms/call\n", c.client, loadCPU.Seconds(), n, 1000*loadCPU.Seconds()/float64(n))
+	}
 	if e := <-edits; c.editVault != "" {
 		fmt.Fprintf(out, "edits: %d notes rewritten under %s", e.n, filepath.Join(c.editVault, editFolder))
 		if e.err != nil {
@@ -305,6 +329,28 @@ func rss(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// callOnce sends one call through the raw caller when there is one,
+// else through the SDK session.
+func callOnce(ctx context.Context, cs *mcp.ClientSession, raw *rawCaller, name string, args map[string]any) (bad bool, msg string, err error) {
+	if raw != nil {
+		return raw.call(ctx, name, args)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return true, "", err
+	}
+	return res.IsError, errText(res), nil
+}
+
+// calls counts the finished calls.
+func calls(results [][]sample) int {
+	n := 0
+	for _, rs := range results {
+		n += len(rs)
+	}
+	return n
 }
 
 func errText(res *mcp.CallToolResult) string {
