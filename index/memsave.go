@@ -40,7 +40,7 @@ func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
 	}
 	var same bool
 	err := ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
-		same, err = sameStamp(c, m.stamp)
+		same, err = ix.mem.stampIs(c, m.stamp)
 		return err
 	})
 	if err != nil || !same {
@@ -82,7 +82,7 @@ func (ix *Index) AdoptMem(ctx context.Context, s *SavedMem) (string, error) {
 	}
 	var same bool
 	err := ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
-		same, err = sameStamp(c, s.m.stamp)
+		same, err = ix.mem.stampIs(c, s.m.stamp)
 		return err
 	})
 	if err != nil {

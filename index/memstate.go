@@ -58,11 +58,16 @@ func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
 	if m == nil {
 		return nil, nil
 	}
-	same, err := sameStamp(func(fn func([]byte)) error { return s.stamps.each(c, fn) }, m.stamp)
+	same, err := s.stampIs(c, m.stamp)
 	if err != nil || !same {
 		return nil, err
 	}
 	return m, nil
+}
+
+// stampIs reports whether the snapshot c reads has the given FTS5 stamp.
+func (s *memState) stampIs(c *sqlite3.Conn, stamp string) (bool, error) {
+	return sameStamp(func(fn func([]byte)) error { return s.stamps.each(c, fn) }, stamp)
 }
 
 // tokenizer returns the query tokenizer, opening it on first use.
