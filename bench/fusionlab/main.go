@@ -115,7 +115,7 @@ func score(s *set, f fuser) (float64, map[string]float64) {
 	var sum float64
 	cat, n := map[string]float64{}, map[string]int{}
 	for _, q := range s.qs {
-		m := ndcg(q, boost(q, f(q)))
+		m := ndcg(q, afterBoost(q, boost(q, f(q))))
 		sum += m
 		if q.Category != "" {
 			cat[q.Category] += m
