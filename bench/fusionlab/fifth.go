@@ -37,12 +37,13 @@ func confidentTop(q *query, sig string, margin float64) int {
 // confident about different notes nothing is pinned (agree) or the
 // heavier signal wins (!agree).
 func pinConfident(q *query, fused []rankers.Fused, w map[string]float64, margin float64, agree bool) []rankers.Fused {
-	pin, pinW := -1, 0.0
+	pin, pinW, voters := -1, 0.0, 0
 	for _, sig := range lexical {
 		n := confidentTop(q, sig, margin)
 		if n < 0 || w[sig] == 0 {
 			continue
 		}
+		voters++
 		switch {
 		case pin < 0:
 			pin, pinW = n, w[sig]
@@ -62,7 +63,7 @@ func pinConfident(q *query, fused []rankers.Fused, w map[string]float64, margin 
 	}
 	it := out[i]
 	if i == 0 {
-		if protectTop && len(out) > 1 {
+		if (protectTop || protectBoth && voters == 2) && len(out) > 1 {
 			out[0].Score = max(it.Score, pinLift*out[1].Score)
 		}
 		return out
@@ -117,8 +118,9 @@ var strengths = []float64{0.05, 0.1}
 // ranks first (so the boost cannot pass it); pinLift is the pinned note's
 // score over the former first's.
 var (
-	protectTop = false
-	pinLift    = 1 + rankers.BoostStrength
+	protectTop  = false
+	protectBoth = false
+	pinLift     = 1 + rankers.BoostStrength
 )
 
 // afterBoost runs on the boosted list before scoring; experiments set it.
@@ -260,4 +262,76 @@ func expMix(sets []*set) {
 		fs = append(fs, func(q *query) []rankers.Fused { return mixFuse(q, def, l) })
 	}
 	table(sets, names, fs)
+}
+
+func init() { experiments["anchor"] = expAnchor }
+
+// expAnchor: the graph boost counting only links whose text shares a query
+// term, alone and with the confident pin.
+func expAnchor(sets []*set) {
+	def := defaultWeights()
+	fb25 := withW(func(w map[string]float64) { w[rankers.SignalFeedback] = 0.25 })
+	pin := func(w map[string]float64) fuser {
+		return func(q *query) []rankers.Fused { return pinConfident(q, rrf(q, w), w, 0.1, true) }
+	}
+	names := []string{"default", "bm25", "tfidf", "pin", "pin fb0.25"}
+	fs := []fuser{weighted(def), weighted(map[string]float64{rankers.SignalBM25: 1}),
+		weighted(map[string]float64{rankers.SignalTFIDF: 1}), pin(def), pin(fb25)}
+	for _, st := range []float64{0.1, 0.2} {
+		for _, mode := range []string{"", "anchor", "alias"} {
+			boostStrength, linkMode = st, mode
+			fmt.Printf("-- boost %g links %q\n", st, mode)
+			table(sets, names, fs)
+		}
+	}
+	boostStrength, linkMode = rankers.BoostStrength, ""
+}
+
+func init() { experiments["protect"] = expProtect }
+
+// expProtect: the pin, and whether it also protects a confident note the
+// fusion already ranks first (never, when both lexical signals agree,
+// always).
+func expProtect(sets []*set) {
+	def := defaultWeights()
+	fb25 := withW(func(w map[string]float64) { w[rankers.SignalFeedback] = 0.25 })
+	for _, mode := range []string{"never", "both", "always"} {
+		protectTop, protectBoth = mode == "always", mode == "both"
+		fmt.Printf("-- protect first: %s\n", mode)
+		var names []string
+		var fs []fuser
+		for _, m := range []float64{0.1, 0.2} {
+			for _, w := range []map[string]float64{def, fb25} {
+				m, w := m, w
+				names = append(names, fmt.Sprintf("pin m%g fb%g", m, w[rankers.SignalFeedback]))
+				fs = append(fs, func(q *query) []rankers.Fused { return pinConfident(q, rrf(q, w), w, m, true) })
+			}
+		}
+		table(sets, names, fs)
+	}
+	protectTop, protectBoth = false, false
+}
+
+func init() { experiments["pindiff"] = expPinDiff }
+
+// expPinDiff lists the queries whose nDCG@10 the pin changes.
+func expPinDiff(sets []*set) {
+	def := defaultWeights()
+	for _, s := range sets {
+		var up, down int
+		for _, q := range s.qs {
+			d := ndcg(q, boost(q, rrf(q, def)))
+			p := ndcg(q, boost(q, pinConfident(q, rrf(q, def), def, 0.1, true)))
+			if p == d {
+				continue
+			}
+			if p > d {
+				up++
+			} else {
+				down++
+			}
+			fmt.Printf("%s %-40.40q default %.2f pin %.2f\n", s.name, q.Text, d, p)
+		}
+		fmt.Printf("%s: pin up %d, down %d\n", s.name, up, down)
+	}
 }
