@@ -1,0 +1,34 @@
+package main
+
+import (
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+)
+
+func init() { experiments["frozen"] = expFrozen }
+
+// enginePin is C1 as the engine runs it (rankers.PinConfident after the
+// feedback fusion, before the boost).
+func enginePin(w map[string]float64) fuser {
+	return func(q *query) []rankers.Fused {
+		var lists []rankers.Ranked
+		for _, sig := range lexical {
+			lists = append(lists, q.lists[sig])
+		}
+		return rankers.PinConfident(rrf(q, w), lists, w, rankers.ConfidentMargin, 1+rankers.BoostStrength)
+	}
+}
+
+// expFrozen scores the fifth pass's three frozen candidates and the
+// baselines: the default, BM25 alone and TF-IDF alone (boost on), C1 (the
+// confident pin), C2 (C1 with feedback 0.25) and C3 (C1 without the
+// boost).
+func expFrozen(sets []*set) {
+	def := defaultWeights()
+	fb25 := withW(func(w map[string]float64) { w[rankers.SignalFeedback] = 0.25 })
+	table(sets, []string{"default", "bm25", "tfidf", "C1 pin", "C2 pin fb0.25"}, []fuser{weighted(def),
+		weighted(map[string]float64{rankers.SignalBM25: 1}), weighted(map[string]float64{rankers.SignalTFIDF: 1}),
+		enginePin(def), enginePin(fb25)})
+	boostStrength = 0
+	table(sets, []string{"C3 pin, no boost", "default, no boost"}, []fuser{enginePin(def), weighted(def)})
+	boostStrength = rankers.BoostStrength
+}
