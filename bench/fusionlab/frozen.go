@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
@@ -31,4 +33,39 @@ func expFrozen(sets []*set) {
 	boostStrength = 0
 	table(sets, []string{"C3 pin, no boost", "default, no boost"}, []fuser{enginePin(def), weighted(def)})
 	boostStrength = rankers.BoostStrength
+}
+
+func init() { experiments["gap"] = expGap }
+
+// expGap splits the pin's (C1's) shortfall against each single lexical
+// signal into the part the boost causes (C1 without the boost is at least
+// as good as the signal on that query) and the part fusion causes.
+func expGap(sets []*set) {
+	def := defaultWeights()
+	c1 := enginePin(def)
+	for _, s := range sets {
+		for _, sig := range lexical {
+			single := weighted(map[string]float64{sig: 1})
+			var byBoost, byFusion float64
+			var nb, nf int
+			for _, q := range s.qs {
+				withBoost := ndcg(q, boost(q, c1(q)))
+				without := ndcg(q, c1(q))
+				ref := ndcg(q, boost(q, single(q)))
+				if ref <= withBoost {
+					continue
+				}
+				if without >= ref {
+					byBoost += ref - withBoost
+					nb++
+				} else {
+					byFusion += ref - withBoost
+					nf++
+				}
+			}
+			n := float64(len(s.qs))
+			fmt.Printf("%s vs %s: boost-caused %.4f (%d queries), fusion-caused %.4f (%d queries)\n",
+				s.name, sig, byBoost/n, nb, byFusion/n, nf)
+		}
+	}
 }
