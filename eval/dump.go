@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
@@ -26,6 +27,11 @@ type ListDump struct {
 	Docs      map[int]string `json:"docs"`
 	OutDegree map[int]int    `json:"out_degree"`
 	Links     [][2]int       `json:"links"`
+	// AnchorLinks are the Links one of whose link texts (the display text
+	// after '|', else the written target) shares an analysed term with the
+	// query; AliasLinks those where that text is a display text.
+	AnchorLinks [][2]int `json:"anchor_links,omitempty"`
+	AliasLinks  [][2]int `json:"alias_links,omitempty"`
 }
 
 // DumpLists writes one ListDump per query as JSON lines: each signal's
@@ -34,6 +40,7 @@ type ListDump struct {
 func DumpLists(ctx context.Context, eng *search.Engine, ds *Dataset, w io.Writer) error {
 	enc := json.NewEncoder(w)
 	g := eng.Graph()
+	an := analysis.New()
 	for _, q := range ds.Queries {
 		lists, err := eng.SignalLists(ctx, search.Request{Query: q.Text, Limit: Depth, NoSnippets: true})
 		if err != nil && ctx.Err() != nil {
@@ -55,12 +62,34 @@ func DumpLists(ctx context.Context, eng *search.Engine, ds *Dataset, w io.Writer
 			notes = append(notes, n)
 		}
 		slices.Sort(notes)
+		qterms := map[string]bool{}
+		for _, t := range an.Terms(nil, q.Text, analysis.Query) {
+			qterms[t] = true
+		}
 		for _, from := range notes {
-			seen := map[int]bool{}
+			seen, anchor, alias := map[int]bool{}, map[int]bool{}, map[int]bool{}
 			for _, e := range g.Outbound(from) {
-				if _, listed := d.Docs[e.To]; listed && e.To != from && !seen[e.To] {
+				if _, listed := d.Docs[e.To]; !listed || e.To == from {
+					continue
+				}
+				if !seen[e.To] {
 					seen[e.To] = true
 					d.Links = append(d.Links, [2]int{from, e.To})
+				}
+				l := eng.Snapshot().Notes[from].Links[e.Link]
+				text := l.Alias
+				if text == "" {
+					text = l.Target + " " + l.Heading
+				}
+				if sharesTerm(an, text, qterms) {
+					if !anchor[e.To] {
+						anchor[e.To] = true
+						d.AnchorLinks = append(d.AnchorLinks, [2]int{from, e.To})
+					}
+					if l.Alias != "" && !alias[e.To] {
+						alias[e.To] = true
+						d.AliasLinks = append(d.AliasLinks, [2]int{from, e.To})
+					}
 				}
 			}
 		}
@@ -69,4 +98,14 @@ func DumpLists(ctx context.Context, eng *search.Engine, ds *Dataset, w io.Writer
 		}
 	}
 	return nil
+}
+
+// sharesTerm reports whether text has an analysed term in terms.
+func sharesTerm(an *analysis.Analyzer, text string, terms map[string]bool) bool {
+	for _, t := range an.Terms(nil, text, analysis.Query) {
+		if terms[t] {
+			return true
+		}
+	}
+	return false
 }

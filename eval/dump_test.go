@@ -8,8 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
 // TestDumpListsReplaysTheDefault re-fuses every dumped query the way the
@@ -28,6 +30,7 @@ func TestDumpListsReplaysTheDefault(t *testing.T) {
 	}
 	weights := eng.Weights()
 	seen := map[string]bool{}
+	anchors := 0
 	sc := bufio.NewScanner(&buf)
 	sc.Buffer(nil, 1<<26)
 	n := 0
@@ -62,6 +65,7 @@ func TestDumpListsReplaysTheDefault(t *testing.T) {
 		for _, l := range d.Links {
 			links.to[l] = true
 		}
+		anchors += checkAnchorLinks(t, eng, d, links.to)
 		fused := graph.BoostOver(links, rankers.Fuse(lists, rankers.DefaultRRFK, weights), graph.DefaultBoost)
 		var docs []string
 		for _, f := range fused[:min(len(fused), Depth)] {
@@ -76,6 +80,9 @@ func TestDumpListsReplaysTheDefault(t *testing.T) {
 	}
 	if n != len(ds.Queries) {
 		t.Fatalf("%d records, want %d", n, len(ds.Queries))
+	}
+	if anchors == 0 {
+		t.Error("no query has a dumped link whose text shares a query term")
 	}
 	for _, sig := range []string{rankers.SignalTFIDF, rankers.SignalBM25, rankers.SignalEmbeddings, rankers.SignalFeedback} {
 		if !seen[sig] {
@@ -92,3 +99,46 @@ type dumpedLinks struct {
 
 func (d dumpedLinks) Links(from, to int) bool { return d.to[[2]int{from, to}] }
 func (d dumpedLinks) OutDegree(from int) int  { return d.out[from] }
+
+// checkAnchorLinks checks a record's anchor and alias links: each is one
+// of its links, one of the linking note's links to the target has a text
+// (display text for alias links) sharing an analysed query term, and an
+// alias link is an anchor link. It returns the number of anchor links.
+func checkAnchorLinks(t *testing.T, eng *search.Engine, d ListDump, listed map[[2]int]bool) int {
+	t.Helper()
+	an := analysis.New()
+	terms := map[string]bool{}
+	for _, q := range an.Terms(nil, d.Text, analysis.Query) {
+		terms[q] = true
+	}
+	anchor := map[[2]int]bool{}
+	for _, l := range d.AnchorLinks {
+		anchor[l] = true
+	}
+	check := func(l [2]int, alias bool) {
+		if !listed[l] {
+			t.Fatalf("%s: anchor link %v is not among the links", d.ID, l)
+		}
+		for _, e := range eng.Graph().Outbound(l[0]) {
+			link := eng.Snapshot().Notes[l[0]].Links[e.Link]
+			text := link.Alias
+			if text == "" && !alias {
+				text = link.Target + " " + link.Heading
+			}
+			if e.To == l[1] && sharesTerm(an, text, terms) {
+				return
+			}
+		}
+		t.Fatalf("%s: no link %v has a text sharing a term of %q (alias %v)", d.ID, l, d.Text, alias)
+	}
+	for _, l := range d.AnchorLinks {
+		check(l, false)
+	}
+	for _, l := range d.AliasLinks {
+		if !anchor[l] {
+			t.Fatalf("%s: alias link %v is not an anchor link", d.ID, l)
+		}
+		check(l, true)
+	}
+	return len(d.AnchorLinks)
+}

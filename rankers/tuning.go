@@ -60,6 +60,16 @@ const (
 	BoostDepth    = 30
 	BoostStrength = 0.1
 
+	// ConfidentMargin is PinConfident's test of a confident lexical signal:
+	// its first note scores at least 1+ConfidentMargin times its second.
+	// It is the boost's "clearly better" margin (BoostStrength), not a
+	// fitted value; 0.05, 0.2, 0.3 and 0.5 were measured too
+	// (docs/benchmarks.md, "Issue 12, fifth pass"). The pin is an option
+	// (serve/eval --confident-pin), off by default: it lost on four
+	// held-out hand-written query sets (every query it moved, it moved
+	// down).
+	ConfidentMargin = BoostStrength
+
 	// DefaultPrefilterLimit is the chunk count above which the dense
 	// signal scores only the notes the lexical signals found (their top
 	// PrefilterDepth each) instead of every vector, so that query cost

@@ -25,5 +25,18 @@ func boostWith(q *query, items []rankers.Fused, depth int, strength float64) []r
 // dumpLinks are a query's dumped links, as the boost reads them.
 type dumpLinks struct{ q *query }
 
-func (d dumpLinks) Links(from, to int) bool { return d.q.links[from][to] }
-func (d dumpLinks) OutDegree(from int) int  { return d.q.OutDegree[from] }
+func (d dumpLinks) Links(from, to int) bool {
+	switch linkMode {
+	case "anchor":
+		return d.q.anchor[[2]int{from, to}]
+	case "alias":
+		return d.q.alias[[2]int{from, to}]
+	}
+	return d.q.links[from][to]
+}
+
+// linkMode gates the links the boost counts: "" all, "anchor" those whose
+// link text shares a query term, "alias" those whose display text does.
+var linkMode = ""
+
+func (d dumpLinks) OutDegree(from int) int { return d.q.OutDegree[from] }

@@ -28,7 +28,10 @@ type query struct {
 	eval.ListDump
 	lists map[string]rankers.Ranked
 	links map[int]map[int]bool
-	terms int // analysed query terms
+	// anchor and alias hold the links whose text shares a query term
+	// (all of them, or those with a display text).
+	anchor, alias map[[2]int]bool
+	terms         int // analysed query terms
 }
 
 // set is one dataset's dumped queries.
@@ -83,7 +86,8 @@ func load(name, file string) (*set, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	for sc.Scan() {
-		q := &query{lists: map[string]rankers.Ranked{}, links: map[int]map[int]bool{}}
+		q := &query{lists: map[string]rankers.Ranked{}, links: map[int]map[int]bool{},
+			anchor: map[[2]int]bool{}, alias: map[[2]int]bool{}}
 		if err := json.Unmarshal(sc.Bytes(), &q.ListDump); err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
@@ -100,6 +104,12 @@ func load(name, file string) (*set, error) {
 			}
 			q.links[l[0]][l[1]] = true
 		}
+		for _, l := range q.AnchorLinks {
+			q.anchor[l] = true
+		}
+		for _, l := range q.AliasLinks {
+			q.alias[l] = true
+		}
 		q.terms = len(an.Terms(nil, q.Text, analysis.Query))
 		s.qs = append(s.qs, q)
 	}
@@ -115,7 +125,7 @@ func score(s *set, f fuser) (float64, map[string]float64) {
 	var sum float64
 	cat, n := map[string]float64{}, map[string]int{}
 	for _, q := range s.qs {
-		m := ndcg(q, boost(q, f(q)))
+		m := ndcg(q, afterBoost(q, boost(q, f(q))))
 		sum += m
 		if q.Category != "" {
 			cat[q.Category] += m
