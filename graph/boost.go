@@ -12,8 +12,8 @@ type BoostOptions struct {
 	// Depth is how many of the top fused items take part (default 30).
 	Depth int
 	// Strength is the largest relative gain: an item's score grows by at
-	// most Strength × its own score (default 0.1). It is also the margin
-	// that makes another item "clearly better" (see Boost).
+	// most Strength × its own score (default rankers.BoostStrength). It is
+	// also the margin that makes another item "clearly better" (see Boost).
 	Strength float64
 }
 

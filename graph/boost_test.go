@@ -42,7 +42,7 @@ func TestClearlyBetterConsultsRatioScaleSignals(t *testing.T) {
 		{"lexical 3× higher, dense lower", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.80}),
 			hit(1, map[string]float64{"tfidf": 0.3, "embeddings": 0.82}), true},
 		{"one lexical signal not dominated", hit(1, map[string]float64{"tfidf": 0.9, "bm25": 5}),
-			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4.8}), false},
+			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4.95}), false},
 		{"b found by a lexical signal a lacks", hit(1, map[string]float64{"tfidf": 0.9}),
 			hit(1, map[string]float64{"tfidf": 0.3, "bm25": 4}), false},
 		{"b found by the dense signal only, dense 3× higher", hit(1, map[string]float64{"tfidf": 0.9, "embeddings": 0.9}),
@@ -80,7 +80,7 @@ func TestBoostLiftsANoteOtherHitsLinkTo(t *testing.T) {
 			name: "near tie: the note both other hits link to moves to the top",
 			items: []rankers.Fused{
 				item(t, g, "Projects/Crawler.md", 1, 0.50),
-				item(t, g, "Software/Go Concurrency.md", 2, 0.48),
+				item(t, g, "Software/Go Concurrency.md", 2, 0.495),
 				item(t, g, "Projects/Log Pipeline.md", 3, 0.45),
 			},
 			want: []string{"Software/Go Concurrency.md", "Projects/Crawler.md", "Projects/Log Pipeline.md"},

@@ -34,10 +34,6 @@ type Options struct {
 	Boost     graph.BoostOptions
 	// RRFK is the fusion constant (0: 60).
 	RRFK float64
-	// ConfidentPin moves a clear lexical answer that the fusion demoted
-	// back to first place, beyond the graph boost's reach
-	// (rankers.PinConfident).
-	ConfidentPin bool
 	// Weights are the RRF weights per signal (nil: equal weights); a
 	// request's own Weights take precedence.
 	Weights map[string]float64
@@ -335,9 +331,6 @@ func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter Frontmatte
 		fusing = append(fusing, fb)
 		fused = rankers.Fuse(fusing, e.opts.RRFK, weights)
 		res.SignalsUsed = append(res.SignalsUsed, fb.Signal)
-	}
-	if e.opts.ConfidentPin {
-		fused = rankers.PinConfident(fused, fusing, weights, rankers.ConfidentMargin, 1+rankers.BoostStrength)
 	}
 	return &rankedLists{allow: allow, res: res, fusing: fusing, observed: observed, fused: fused}, nil
 }

@@ -120,7 +120,7 @@ var strengths = []float64{0.05, 0.1}
 var (
 	protectTop  = false
 	protectBoth = false
-	pinLift     = 1 + rankers.BoostStrength
+	pinLift     = confidentLift
 )
 
 // afterBoost runs on the boosted list before scoring; experiments set it.

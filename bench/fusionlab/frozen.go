@@ -8,15 +8,15 @@ import (
 
 func init() { experiments["frozen"] = expFrozen }
 
-// enginePin is C1 as the engine runs it (rankers.PinConfident after the
-// feedback fusion, before the boost).
+// enginePin is C1 as the engine ran it (pinConfident after the feedback
+// fusion, before the boost).
 func enginePin(w map[string]float64) fuser {
 	return func(q *query) []rankers.Fused {
 		var lists []rankers.Ranked
 		for _, sig := range lexical {
 			lists = append(lists, q.lists[sig])
 		}
-		return rankers.PinConfident(rrf(q, w), lists, w, rankers.ConfidentMargin, 1+rankers.BoostStrength)
+		return enginePinConfident(rrf(q, w), lists, w, confidentMargin, confidentLift)
 	}
 }
 

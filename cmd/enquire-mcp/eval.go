@@ -28,7 +28,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25, no embeddings)")
 	embedModel := fs.String("embedding-model", "builtin", `model for the embeddings signal (see build-embeddings); "" for none`)
 	noEmbed := fs.Bool("no-embeddings", false, "evaluate without the embeddings signal")
-	pin := fs.Bool("confident-pin", false, confidentPinUsage)
 	var weights weightsFlag
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
@@ -53,8 +52,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf,
-		confidentPin: *pin}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}

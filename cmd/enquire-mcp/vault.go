@@ -45,8 +45,6 @@ type vaultFlags struct {
 	// recency is --recency-weight, the engine's default recency weight.
 	recency        unitFlag
 	prefilterLimit int
-	// confidentPin is --confident-pin (rankers.PinConfident).
-	confidentPin bool
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -61,10 +59,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	v.ocr.register(fs)
 	v.rerank.register(fs)
 	fs.IntVar(&v.prefilterLimit, "prefilter-limit", rankers.DefaultPrefilterLimit, "chunk count above which the embeddings signal scores only the notes the lexical signals found (their top 1000 each) instead of every vector; -1: never")
-	fs.BoolVar(&v.confidentPin, "confident-pin", false, confidentPinUsage)
 }
-
-const confidentPinUsage = "put first a note that BM25 or TF-IDF scores ≥ 1.1× its second when the fusion ranked it lower (off by default; docs/benchmarks.md, issue 12 fifth pass)"
 
 // registerIndex adds the flags of every command that reads a vault into
 // the index (index, build-embeddings, and the searching ones).
@@ -222,8 +217,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	warn := func(msg string) { logger.Warn(msg) }
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
-		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit,
-		ConfidentPin: v.confidentPin}
+		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit}
 	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
 		return nil, err
 	}
