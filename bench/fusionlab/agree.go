@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["fbagree"] = expFeedbackAgree }
-
 // overlap is the share of BM25's first n notes that TF-IDF also has in
 // its first n: how much the lexical signals agree on this query.
 func overlap(q *query, n int) float64 {

@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["boost"] = expBoost }
-
 // expBoost sweeps the graph boost's strength and depth under the default
 // fusion and the single lexical signals.
 func expBoost(sets []*set) {

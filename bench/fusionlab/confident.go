@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["denseconf"] = expDenseConfident }
-
 // expDenseConfident: the dense signal votes only for its first hit, and
 // only when that hit's cosine leads the second by at least gap (a
 // confident dense answer).

@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["densepool"] = expDensePool }
-
 // poolDense keeps the dense list's candidates that BM25 or TF-IDF ranks in
 // its first n, in dense order (the dense model re-ranks the lexical pool).
 func poolDense(q *query, n int) rankers.Ranked {
@@ -59,8 +57,6 @@ func expDensePool(sets []*set) {
 	table(sets, names, fs)
 }
 
-func init() { experiments["densestrip"] = expDenseStrip }
-
 // expDenseStrip: is the dense vote's cost in the fusion itself or in the
 // boost's "clearly better" rule, which every extra signal weakens? Fuse
 // with the dense vote, but hide it from the boost.
@@ -94,8 +90,6 @@ func expDenseStrip(sets []*set) {
 	table(sets, names, fs)
 }
 
-func init() { experiments["rule"] = expRule }
-
 // expRule: the dense signal at small weights under the boost's rule
 // (which consults the lexical signals only; the comparison with the old
 // rule that consulted every signal is in docs/benchmarks.md, "Issue 12,
@@ -113,8 +107,6 @@ func expRule(sets []*set) {
 	fs = append(fs, weighted(map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1}))
 	table(sets, names, fs)
 }
-
-func init() { experiments["densealone"] = expDenseAlone }
 
 // expDenseAlone: the dense list ranked alone with the graph boost.
 func expDenseAlone(sets []*set) {

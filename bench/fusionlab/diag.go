@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["diag"] = expDiag }
-
 // expDiag lists, per set, the queries where the best single lexical
 // signal beats the default, with the first relevant note's rank in each
 // signal's list.

@@ -7,8 +7,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["show"] = expShow }
-
 // expShow prints the default's top 5 before and after the boost for the
 // query in $Q.
 func expShow(sets []*set) {

@@ -6,8 +6,33 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-var experiments = map[string]func([]*set){
-	"default": expDefault,
+// experiments lists every experiment by the name -exp takes.
+func experiments() map[string]func([]*set) {
+	return map[string]func([]*set){
+		"anchor":      expAnchor,
+		"boost":       expBoost,
+		"default":     expDefault,
+		"densealone":  expDenseAlone,
+		"denseconf":   expDenseConfident,
+		"densepool":   expDensePool,
+		"densestrip":  expDenseStrip,
+		"diag":        expDiag,
+		"fbagree":     expFeedbackAgree,
+		"fbterms":     expFeedbackByTerms,
+		"fifth":       expFifth,
+		"fifthdiag":   expFifthDiag,
+		"frozen":      expFrozen,
+		"gap":         expGap,
+		"linear":      expLinear,
+		"linearfloor": expLinearFloor,
+		"mix":         expMix,
+		"pinafter":    expPinAfter,
+		"pindiff":     expPinDiff,
+		"protect":     expProtect,
+		"rrfk":        expRRFK,
+		"rule":        expRule,
+		"show":        expShow,
+	}
 }
 
 func defaultWeights() map[string]float64 {
@@ -39,10 +64,6 @@ func expDefault(sets []*set) {
 	single := func(sig string) fuser { return weighted(map[string]float64{sig: 1}) }
 	table(sets, []string{"default", "bm25", "tfidf", "embeddings", "feedback"},
 		[]fuser{weighted(defaultWeights()), single("bm25"), single("tfidf"), single("embeddings"), single("feedback")})
-}
-
-func init() {
-	experiments["fbterms"] = expFeedbackByTerms
 }
 
 // expFeedbackByTerms buckets queries by analysed term count and compares

@@ -13,8 +13,6 @@ import (
 // variants, measured on the hand-written sets next to the development
 // sets.
 
-func init() { experiments["fifth"] = expFifth }
-
 // lexical are the signals whose top-score ratio can state confidence.
 var lexical = []string{rankers.SignalBM25, rankers.SignalTFIDF}
 
@@ -134,8 +132,6 @@ func pinAfter(m float64, agree bool) func(q *query, l []rankers.Fused) []rankers
 	}
 }
 
-func init() { experiments["pinafter"] = expPinAfter }
-
 func expPinAfter(sets []*set) {
 	def := defaultWeights()
 	noFB := withW(func(w map[string]float64) { w[rankers.SignalFeedback] = 0 })
@@ -186,8 +182,6 @@ func expFifth(sets []*set) {
 	boostStrength = rankers.BoostStrength
 }
 
-func init() { experiments["fifthdiag"] = expFifthDiag }
-
 // expFifthDiag lists the queries where a single lexical signal beats the
 // pinned default, with the relevant notes' ranks per signal and the top
 // two scores of each lexical signal.
@@ -214,8 +208,6 @@ func expFifthDiag(sets []*set) {
 		}
 	}
 }
-
-func init() { experiments["mix"] = expMix }
 
 // mixFuse adds λ/(k+1) × the CombSUM score (Σ w·score/top over each list's
 // first 100) to RRF: rank fusion with the score gaps as a tie-breaker that
@@ -264,8 +256,6 @@ func expMix(sets []*set) {
 	table(sets, names, fs)
 }
 
-func init() { experiments["anchor"] = expAnchor }
-
 // expAnchor: the graph boost counting only links whose text shares a query
 // term, alone and with the confident pin.
 func expAnchor(sets []*set) {
@@ -286,8 +276,6 @@ func expAnchor(sets []*set) {
 	}
 	boostStrength, linkMode = rankers.BoostStrength, ""
 }
-
-func init() { experiments["protect"] = expProtect }
 
 // expProtect: the pin, and whether it also protects a confident note the
 // fusion already ranks first (never, when both lexical signals agree,
@@ -311,8 +299,6 @@ func expProtect(sets []*set) {
 	}
 	protectTop, protectBoth = false, false
 }
-
-func init() { experiments["pindiff"] = expPinDiff }
 
 // expPinDiff lists the queries whose nDCG@10 the pin changes.
 func expPinDiff(sets []*set) {

@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["frozen"] = expFrozen }
-
 // enginePin is C1 as the engine ran it (pinConfident after the feedback
 // fusion, before the boost).
 func enginePin(w map[string]float64) fuser {
@@ -34,8 +32,6 @@ func expFrozen(sets []*set) {
 	table(sets, []string{"C3 pin, no boost", "default, no boost"}, []fuser{enginePin(def), weighted(def)})
 	boostStrength = rankers.BoostStrength
 }
-
-func init() { experiments["gap"] = expGap }
 
 // expGap splits the pin's (C1's) shortfall against each single lexical
 // signal into the part the boost causes (C1 without the boost is at least

@@ -196,18 +196,17 @@ func fmtW(w []float64) string {
 	return strings.Join(parts, " ")
 }
 
-func init() {
-	experiments["linear"] = expLinear
-	experiments["linearfloor"] = func(all []*set) {
-		floor = map[*set]float64{}
-		nf := len(featureNames())
-		w0 := make([]float64, nf)
-		w0[0], w0[1], w0[2] = 2, 1, 0.5
-		for _, s := range all {
-			floor[s], _ = score(s, linear(w0))
-		}
-		expLinear(all)
+// expLinearFloor is expLinear with a penalty for any set falling below
+// the default's score.
+func expLinearFloor(all []*set) {
+	floor = map[*set]float64{}
+	nf := len(featureNames())
+	w0 := make([]float64, nf)
+	w0[0], w0[1], w0[2] = 2, 1, 0.5
+	for _, s := range all {
+		floor[s], _ = score(s, linear(w0))
 	}
+	expLinear(all)
 }
 
 // expLinear fits on every tuning set, then leave-one-dataset-out. The

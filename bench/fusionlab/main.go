@@ -58,7 +58,7 @@ func main() {
 		}
 		all = append(all, s)
 	}
-	run, ok := experiments[*exp]
+	run, ok := experiments()[*exp]
 	if !ok {
 		fmt.Fprintln(os.Stderr, "unknown experiment", *exp)
 		os.Exit(2)
@@ -68,7 +68,7 @@ func main() {
 
 func experimentNames() []string {
 	var out []string
-	for k := range experiments {
+	for k := range experiments() {
 		out = append(out, k)
 	}
 	sort.Strings(out)

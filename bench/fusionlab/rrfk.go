@@ -6,8 +6,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-func init() { experiments["rrfk"] = expRRFK }
-
 // expRRFK sweeps RRF's k with the default weights, feedback included
 // (earlier k sweeps predate the feedback vote).
 func expRRFK(sets []*set) {
