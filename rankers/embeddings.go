@@ -74,11 +74,7 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	e.vecs, e.scales = make([]int8, 0, rows*dim), make([]float32, 0, rows)
 	e.notes, e.chunks = make([]int32, 0, rows), make([]int32, 0, rows)
 	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
-		note, ok := snap.NoteIDExact(ref.Path)
-		if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != dim {
-			return nil
-		}
-		e.addRow(scale, vec, int32(note), int32(ref.Chunk))
+		e.addStored(snap, chunks, ref, scale, vec)
 		return nil
 	})
 	if err != nil {
@@ -126,6 +122,16 @@ func (e *Embeddings) settleFrom(prev *Embeddings, kept []int32) {
 		for i, x := range e.row(r) {
 			row[i] = scale * float32(x)
 		}
+	}
+}
+
+// addStored appends a vector read from the index unless it belongs to no
+// chunk of snap (a note or chunk the index has and the snapshot not) or
+// has another dimension.
+func (e *Embeddings) addStored(snap *vault.Snapshot, chunks func(note int) int, ref index.ChunkRef, scale float32, vec []int8) {
+	note, ok := snap.NoteIDExact(ref.Path)
+	if ok && ref.Chunk >= 0 && ref.Chunk < chunks(note) && len(vec) == e.dim {
+		e.addRow(scale, vec, int32(note), int32(ref.Chunk))
 	}
 }
 
@@ -362,11 +368,7 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 	}
 	if len(fresh) > 0 {
 		err := ix.EachVectorOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
-			note, ok := snap.NoteIDExact(ref.Path)
-			if !ok || ref.Chunk < 0 || ref.Chunk >= chunks(note) || len(vec) != e.dim {
-				return nil
-			}
-			u.addRow(scale, vec, int32(note), int32(ref.Chunk))
+			u.addStored(snap, chunks, ref, scale, vec)
 			return nil
 		})
 		if err != nil {
