@@ -34,7 +34,6 @@ func expFeedbackAgree(sets []*set) {
 	fs := []fuser{weighted(defaultWeights())}
 	for _, n := range []int{5, 10} {
 		for _, t := range []float64{0.2, 0.4, 0.6} {
-			n, t := n, t
 			names = append(names, fmt.Sprintf("feedback only if overlap@%d ≥ %g", n, t))
 			fs = append(fs, func(q *query) []rankers.Fused {
 				w := defaultWeights()
@@ -45,7 +44,6 @@ func expFeedbackAgree(sets []*set) {
 			})
 		}
 		for _, base := range []float64{0.5, 1} {
-			n, base := n, base
 			names = append(names, fmt.Sprintf("w_fb = %g·overlap@%d", base, n))
 			fs = append(fs, func(q *query) []rankers.Fused {
 				w := defaultWeights()

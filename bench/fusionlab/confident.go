@@ -14,7 +14,6 @@ func expDenseConfident(sets []*set) {
 	fs := []fuser{weighted(defaultWeights())}
 	for _, gap := range []float64{0.02, 0.05, 0.1} {
 		for _, w := range []float64{0.5, 1, 2} {
-			gap, w := gap, w
 			names = append(names, fmt.Sprintf("dense top-1 if gap ≥ %g, w %g", gap, w))
 			fs = append(fs, func(q *query) []rankers.Fused {
 				wt := defaultWeights()

@@ -32,7 +32,6 @@ func expDensePool(sets []*set) {
 	fs := []fuser{weighted(defaultWeights())}
 	for _, n := range []int{5, 10, 20} {
 		for _, w := range []float64{0.1, 0.25, 0.5} {
-			n, w := n, w
 			names = append(names, fmt.Sprintf("dense w %g over lexical top %d", w, n))
 			fs = append(fs, func(q *query) []rankers.Fused {
 				wt := defaultWeights()
@@ -46,7 +45,6 @@ func expDensePool(sets []*set) {
 		}
 	}
 	for _, w := range []float64{0.05, 0.1} {
-		w := w
 		names = append(names, fmt.Sprintf("dense w %g, whole list", w))
 		fs = append(fs, func(q *query) []rankers.Fused {
 			wt := defaultWeights()
@@ -78,7 +76,6 @@ func expDenseStrip(sets []*set) {
 		return f
 	}
 	for _, w := range []float64{0.05, 0.25, 1} {
-		w := w
 		wt := defaultWeights()
 		wt[rankers.SignalEmbeddings] = w
 		names = append(names, fmt.Sprintf("dense w %g", w), fmt.Sprintf("dense w %g hidden from boost", w))

@@ -100,7 +100,6 @@ func expFeedbackByTerms(sets []*set) {
 	names = append(names, "default", "no feedback")
 	fs = append(fs, weighted(defaultWeights()), weighted(noFB))
 	for _, maxT := range []int{2, 3, 4, 5, 6, 8, 10} {
-		maxT := maxT
 		names = append(names, fmt.Sprintf("feedback only ≤%d terms", maxT))
 		fs = append(fs, func(q *query) []rankers.Fused {
 			if q.terms <= maxT {
@@ -110,7 +109,6 @@ func expFeedbackByTerms(sets []*set) {
 		})
 	}
 	for _, t0 := range []float64{2, 3, 4, 6, 8} {
-		t0 := t0
 		names = append(names, fmt.Sprintf("w=0.5·min(1,%g/terms)", t0))
 		fs = append(fs, func(q *query) []rankers.Fused {
 			w := defaultWeights()
@@ -122,7 +120,6 @@ func expFeedbackByTerms(sets []*set) {
 	}
 	for _, base := range []float64{0.75, 1} {
 		for _, t0 := range []float64{2, 3, 4} {
-			base, t0 := base, t0
 			names = append(names, fmt.Sprintf("w=%g·min(1,%g/terms)", base, t0))
 			fs = append(fs, func(q *query) []rankers.Fused {
 				w := defaultWeights()

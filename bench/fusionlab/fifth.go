@@ -164,13 +164,11 @@ func expFifth(sets []*set) {
 		weighted(map[string]float64{rankers.SignalTFIDF: 1}), weighted(noFB)}
 	for _, m := range []float64{0.05, 0.1, 0.2, 0.3, 0.5} {
 		for _, agree := range []bool{true, false} {
-			m, agree := m, agree
 			names = append(names, fmt.Sprintf("pin m%g agree=%v", m, agree))
 			fs = append(fs, func(q *query) []rankers.Fused { return pinConfident(q, rrf(q, def), def, m, agree) })
 		}
 	}
 	for _, d := range []int{20, 100, 500} {
-		d := d
 		names = append(names, fmt.Sprintf("combsum d%d", d))
 		fs = append(fs, func(q *query) []rankers.Fused { return combSum(q, def, d) })
 	}
@@ -249,7 +247,6 @@ func expMix(sets []*set) {
 		}
 	}
 	for _, l := range []float64{} {
-		l := l
 		names = append(names, fmt.Sprintf("rrf+%g·combsum", l))
 		fs = append(fs, func(q *query) []rankers.Fused { return mixFuse(q, def, l) })
 	}
@@ -290,7 +287,6 @@ func expProtect(sets []*set) {
 		var fs []fuser
 		for _, m := range []float64{0.1, 0.2} {
 			for _, w := range []map[string]float64{def, fb25} {
-				m, w := m, w
 				names = append(names, fmt.Sprintf("pin m%g fb%g", m, w[rankers.SignalFeedback]))
 				fs = append(fs, func(q *query) []rankers.Fused { return pinConfident(q, rrf(q, w), w, m, true) })
 			}

@@ -12,7 +12,6 @@ func expRRFK(sets []*set) {
 	var names []string
 	var fs []fuser
 	for _, k := range []float64{10, 20, 40, 60, 100, 200} {
-		k := k
 		names = append(names, fmt.Sprintf("k %g", k))
 		fs = append(fs, func(q *query) []rankers.Fused {
 			w := defaultWeights()
