@@ -38,90 +38,20 @@ const DefaultEmbedBatch = 256
 func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Embedder, alias string, batch int, progress func(done, total int)) (EmbedStats, error) {
 	start := time.Now()
 	st := EmbedStats{Model: model.ID(), Dim: model.Dim()}
-	if batch <= 0 {
-		batch = DefaultEmbedBatch
-	}
 	replaced, err := ix.SetEmbeddingModel(ctx, model.ID(), alias, model.Dim())
 	if err != nil {
 		return st, err
 	}
 	st.Replaced = replaced
-	var refs []ChunkRef
-	total := -1
-	if src.Scope != nil {
-		// A live change: only its paths can lack vectors now; counting and
-		// pruning would walk every row, and wait for the next full run.
-		refs, err = ix.chunksWithoutVectorsUnder(ctx, src.Scope)
-	} else if refs, err = ix.ChunksWithoutVectors(ctx); err == nil {
-		total, err = ix.chunkCount(ctx)
-	}
+	refs, total, err := ix.missingVectors(ctx, src.Scope)
 	if err != nil {
 		return st, err
 	}
-	files := make(map[string]vault.File, len(src.Files))
-	for _, f := range src.Files {
-		files[f.Path] = f
+	b := &embedBatch{ix: ix, model: model, size: batch, stats: &st, total: len(refs), progress: progress}
+	if b.size <= 0 {
+		b.size = DefaultEmbedBatch
 	}
-	var texts, hashes []string
-	seen := map[string]bool{}
-	flush := func() error {
-		if len(texts) == 0 {
-			return nil
-		}
-		vecs, err := model.Embed(ctx, texts, embed.Document)
-		if err != nil {
-			return fmt.Errorf("embed: %w", err)
-		}
-		if err := checkVectors(vecs, len(texts), model.Dim()); err != nil {
-			return err
-		}
-		if err := ix.PutVectors(ctx, hashes, vecs); err != nil {
-			return err
-		}
-		st.Embedded += len(texts)
-		if progress != nil {
-			progress(st.Embedded, len(refs))
-		}
-		texts, hashes = texts[:0], hashes[:0]
-		return nil
-	}
-	for i := 0; i < len(refs); {
-		j := i
-		for j < len(refs) && refs[j].Path == refs[i].Path {
-			j++
-		}
-		group := refs[i:j]
-		i = j
-		f, ok := files[group[0].Path]
-		if !ok {
-			st.Stale += len(group)
-			continue
-		}
-		n, _ := safeNote(ctx, src.Note, f)
-		if n == nil || (src.Privacy != nil && (src.Privacy.Excluded(n.Path) || src.Privacy.Private(n))) {
-			st.Stale += len(group)
-			continue
-		}
-		chunks := chunk.Split(n, ix.settings.Chunk)
-		for _, ref := range group {
-			if seen[ref.Hash] {
-				continue // the same passage twice: one vector serves both
-			}
-			if ref.Chunk >= len(chunks) || ChunkHash(n, chunks[ref.Chunk]) != ref.Hash {
-				st.Stale++
-				continue
-			}
-			seen[ref.Hash] = true
-			texts = append(texts, EmbedText(n, chunks[ref.Chunk]))
-			hashes = append(hashes, ref.Hash)
-			if len(texts) == batch {
-				if err := flush(); err != nil {
-					return st, err
-				}
-			}
-		}
-	}
-	if err := flush(); err != nil {
+	if err := ix.embedRefs(ctx, src, refs, b); err != nil {
 		return st, err
 	}
 	if total < 0 {
@@ -134,6 +64,118 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 	}
 	st.Duration = time.Since(start)
 	return st, ctx.Err()
+}
+
+// missingVectors lists the chunks without a vector, and how many chunks
+// the index holds (-1, not counted, for a scope).
+func (ix *Index) missingVectors(ctx context.Context, scope []string) ([]ChunkRef, int, error) {
+	if scope != nil {
+		// A live change: only its paths can lack vectors now; counting and
+		// pruning would walk every row, and wait for the next full run.
+		refs, err := ix.chunksWithoutVectorsUnder(ctx, scope)
+		return refs, -1, err
+	}
+	refs, err := ix.ChunksWithoutVectors(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	total, err := ix.chunkCount(ctx)
+	return refs, total, err
+}
+
+// embedRefs embeds the current text of every listed chunk, one note at a
+// time (refs come grouped by path), skipping chunks that changed on disk
+// since the last sync.
+func (ix *Index) embedRefs(ctx context.Context, src Source, refs []ChunkRef, b *embedBatch) error {
+	files := make(map[string]vault.File, len(src.Files))
+	for _, f := range src.Files {
+		files[f.Path] = f
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(refs); {
+		j := i
+		for j < len(refs) && refs[j].Path == refs[i].Path {
+			j++
+		}
+		group := refs[i:j]
+		i = j
+		chunks, n := ix.currentChunks(ctx, src, files, group[0].Path)
+		for _, ref := range group {
+			switch {
+			case n == nil:
+				b.stats.Stale++
+			case seen[ref.Hash]:
+				// the same passage twice: one vector serves both
+			case ref.Chunk >= len(chunks) || ChunkHash(n, chunks[ref.Chunk]) != ref.Hash:
+				b.stats.Stale++
+			default:
+				seen[ref.Hash] = true
+				if err := b.add(ctx, EmbedText(n, chunks[ref.Chunk]), ref.Hash); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return b.flush(ctx)
+}
+
+// currentChunks reads a note as it is on disk now and splits it; the note
+// is nil when it is gone, unreadable or hidden by the privacy rules.
+func (ix *Index) currentChunks(ctx context.Context, src Source, files map[string]vault.File, path string) ([]chunk.Chunk, *vault.Note) {
+	f, ok := files[path]
+	if !ok {
+		return nil, nil
+	}
+	n, _ := safeNote(ctx, src.Note, f)
+	if n == nil || (src.Privacy != nil && (src.Privacy.Excluded(n.Path) || src.Privacy.Private(n))) {
+		return nil, nil
+	}
+	return chunk.Split(n, ix.settings.Chunk), n
+}
+
+// embedBatch gathers chunk texts and stores their vectors size at a time,
+// each batch in its own transaction (PutVectors), so that a stopped run
+// keeps what it computed.
+type embedBatch struct {
+	ix       *Index
+	model    embed.Embedder
+	size     int
+	texts    []string
+	hashes   []string
+	stats    *EmbedStats
+	total    int
+	progress func(done, total int)
+}
+
+func (b *embedBatch) add(ctx context.Context, text, hash string) error {
+	b.texts = append(b.texts, text)
+	b.hashes = append(b.hashes, hash)
+	if len(b.texts) < b.size {
+		return nil
+	}
+	return b.flush(ctx)
+}
+
+func (b *embedBatch) flush(ctx context.Context) error {
+	if len(b.texts) == 0 {
+		return nil
+	}
+	vecs, err := b.model.Embed(ctx, b.texts, embed.Document)
+	if err != nil {
+		return fmt.Errorf("embed: %w", err)
+	}
+	if err := checkVectors(vecs, len(b.texts), b.model.Dim()); err != nil {
+		return err
+	}
+	if err := b.ix.PutVectors(ctx, b.hashes, vecs); err != nil {
+		return err
+	}
+	b.stats.Embedded += len(b.texts)
+	if b.progress != nil {
+		b.progress(b.stats.Embedded, b.total)
+	}
+	b.texts, b.hashes = b.texts[:0], b.hashes[:0]
+	return nil
 }
 
 // checkVectors guards the store against a provider's bad answer.
