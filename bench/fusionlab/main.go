@@ -42,6 +42,7 @@ type set struct {
 
 func main() {
 	sets := flag.String("sets", "", "comma-separated NAME=FILE dumps")
+	sources := flag.String("sources", "", "comma-separated NAME=FILE sources.tsv (bench/selfq): also score set NAME+\"x\" without each query's source note")
 	exp := flag.String("exp", "default", "experiment: "+strings.Join(experimentNames(), ", "))
 	flag.Parse()
 	var all []*set
@@ -57,6 +58,14 @@ func main() {
 			os.Exit(1)
 		}
 		all = append(all, s)
+		if f := sourceFile(*sources, name); f != "" {
+			x, err := withoutSources(s, f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			all = append(all, x)
+		}
 	}
 	run, ok := experiments()[*exp]
 	if !ok {
@@ -64,6 +73,16 @@ func main() {
 		os.Exit(2)
 	}
 	run(all)
+}
+
+// sourceFile is the sources file given for set name, "" if none.
+func sourceFile(sources, name string) string {
+	for _, kv := range strings.Split(sources, ",") {
+		if n, f, ok := strings.Cut(kv, "="); ok && n == name {
+			return f
+		}
+	}
+	return ""
 }
 
 func experimentNames() []string {
