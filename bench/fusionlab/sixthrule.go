@@ -36,8 +36,11 @@ func pairedT(s *set, a, b fuser) float64 {
 	for _, x := range d {
 		v += (x - mean) * (x - mean)
 	}
-	if v == 0 {
+	switch {
+	case mean == 0:
 		return 0
+	case v == 0:
+		return math.Inf(int(math.Copysign(1, mean)))
 	}
 	return mean / math.Sqrt(v/float64(len(d)-1)/float64(len(d)))
 }
