@@ -20,7 +20,9 @@ const (
 
 	// WeightBM25, WeightTFIDF and WeightEmbeddings are the default RRF
 	// weights (search.DefaultWeights). They were picked by hand from a
-	// handful of settings on the tuning sets, not learned.
+	// handful of settings on the tuning sets, not learned. A vault whose
+	// own links or headings decide otherwise gets other BM25 and TF-IDF
+	// weights (search.Engine.SelfTune, the SelfTune constants below).
 	WeightBM25       = 2
 	WeightTFIDF      = 1
 	WeightEmbeddings = 1

@@ -14,8 +14,11 @@ const selfTuneVersion = 1
 
 // savedTuning is the self-tuned choice kept next to the index.
 type savedTuning struct {
-	Version int           `json:"version"`
-	Tuning  search.Tuning `json:"tuning"`
+	Version int `json:"version"`
+	// Root is the vault the choice was made for: an index file given by
+	// hand may be reused for another vault.
+	Root   string        `json:"root"`
+	Tuning search.Tuning `json:"tuning"`
 }
 
 // selfTunePath is where the choice is kept: beside the index file.
@@ -40,7 +43,7 @@ func (l *loaded) applySelfTune(ctx context.Context) {
 		return
 	}
 	path := selfTunePath(l.ix.Path())
-	t, ok := readTuning(path)
+	t, ok := readTuning(path, l.root)
 	if !ok || l.flags.retune {
 		var err error
 		if t, err = l.eng.SelfTune(ctx); err != nil {
@@ -48,7 +51,7 @@ func (l *loaded) applySelfTune(ctx context.Context) {
 			l.tuneWhy = "off: " + err.Error()
 			return
 		}
-		if err := writeTuning(path, t); err != nil {
+		if err := writeTuning(path, l.root, t); err != nil {
 			l.logger.Warn("could not keep the self-tuned weights; they will be computed again at the next start", "err", err)
 		}
 	}
@@ -57,22 +60,23 @@ func (l *loaded) applySelfTune(ctx context.Context) {
 	l.eng = l.eng.WithTuning(t)
 }
 
-// readTuning reads a kept choice; false when there is none of this version.
-func readTuning(path string) (search.Tuning, bool) {
+// readTuning reads a kept choice; false when there is none of this
+// version for this vault.
+func readTuning(path, root string) (search.Tuning, bool) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return search.Tuning{}, false
 	}
 	var s savedTuning
-	if json.Unmarshal(raw, &s) != nil || s.Version != selfTuneVersion || s.Tuning.Why == "" {
+	if json.Unmarshal(raw, &s) != nil || s.Version != selfTuneVersion || s.Root != root || s.Tuning.Why == "" {
 		return search.Tuning{}, false
 	}
 	return s.Tuning, true
 }
 
 // writeTuning keeps a choice (written to a temporary file, then renamed).
-func writeTuning(path string, t search.Tuning) error {
-	raw, err := json.MarshalIndent(savedTuning{Version: selfTuneVersion, Tuning: t}, "", "  ")
+func writeTuning(path, root string, t search.Tuning) error {
+	raw, err := json.MarshalIndent(savedTuning{Version: selfTuneVersion, Root: root, Tuning: t}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,26 +12,29 @@ import (
 
 func TestTuningFileRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.db.selftune.json")
-	if _, ok := readTuning(path); ok {
+	if _, ok := readTuning(path, "/v"); ok {
 		t.Fatal("a missing file read as a choice")
 	}
 	want := search.Tuning{Weights: map[string]float64{"bm25": 1, "tfidf": 2, "feedback": 0.5}, Kind: "link", Queries: 40, Gain: 0.02, T: 2.5, Why: "chosen"}
-	if err := writeTuning(path, want); err != nil {
+	if err := writeTuning(path, "/v", want); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := readTuning(path)
+	if _, ok := readTuning(path, "/other"); ok {
+		t.Error("a choice made for another vault was read")
+	}
+	got, ok := readTuning(path, "/v")
 	if !ok || got.Why != want.Why || got.Weights["tfidf"] != 2 || got.Queries != 40 {
 		t.Fatalf("read %+v, %v; want %+v", got, ok, want)
 	}
 	for name, text := range map[string]string{
-		"another version": `{"version": 0, "tuning": {"why": "old"}}`,
-		"damaged":         `{"version": 1, "tun`,
-		"no reason":       `{"version": 1, "tuning": {}}`,
+		"another version": `{"version": 0, "root": "/v", "tuning": {"why": "old"}}`,
+		"damaged":         `{"version": 1, "root": "/v", "tun`,
+		"no reason":       `{"version": 1, "root": "/v", "tuning": {}}`,
 	} {
 		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := readTuning(path); ok {
+		if _, ok := readTuning(path, "/v"); ok {
 			t.Errorf("%s: read as a valid choice", name)
 		}
 	}
@@ -59,12 +63,13 @@ func TestEvalSelfTune(t *testing.T) {
 	if first == "" || strings.HasPrefix(first, "off") {
 		t.Fatalf("first run: %q", first)
 	}
-	kept, ok := readTuning(selfTunePath(ix))
+	root := keptRoot(t, selfTunePath(ix))
+	kept, ok := readTuning(selfTunePath(ix), root)
 	if !ok || kept.Why != first {
 		t.Fatalf("kept %+v (%v), reported %q", kept, ok, first)
 	}
 	planted := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.5}, Why: "planted choice"}
-	if err := writeTuning(selfTunePath(ix), planted); err != nil {
+	if err := writeTuning(selfTunePath(ix), root, planted); err != nil {
 		t.Fatal(err)
 	}
 	if got := line(); got != "planted choice" {
@@ -79,14 +84,38 @@ func TestEvalSelfTune(t *testing.T) {
 // was kept.
 func TestIndexRetunes(t *testing.T) {
 	ix := filepath.Join(t.TempDir(), "index.db")
-	if err := writeTuning(selfTunePath(ix), search.Tuning{Why: "planted choice"}); err != nil {
+	root, err := filepath.EvalSymlinks(filepath.Join("..", "..", "testdata", "vault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTuning(selfTunePath(ix), root, search.Tuning{Why: "planted choice"}); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := runCLI(t, "index", "--vault", "../../testdata/vault", "--index-file", ix); code != 0 {
 		t.Fatalf("code %d, stderr %s", code, stderr)
 	}
-	got, ok := readTuning(selfTunePath(ix))
+	if keptRoot(t, selfTunePath(ix)) != root {
+		t.Fatalf("kept for %q, want %q", keptRoot(t, selfTunePath(ix)), root)
+	}
+	got, ok := readTuning(selfTunePath(ix), root)
 	if !ok || got.Why == "planted choice" || !strings.Contains(got.Why, "link queries") {
 		t.Errorf("after index: %+v, %v", got, ok)
 	}
+}
+
+// keptRoot is the vault a kept choice names.
+func keptRoot(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s savedTuning
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Root
 }
