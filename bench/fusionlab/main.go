@@ -5,7 +5,12 @@
 // that is the check that the replay (RRF, feedback list, graph boost) is
 // faithful.
 //
-//	enquire-mcp eval DATASET --dump-lists eb.jsonl [--embedding-model vault]
+// The lists come from the engine as eval runs it: dump with --no-self-tune
+// so that they are those of the default weights that "default" replays
+// (on a vault whose links or headings choose other weights, the feedback
+// list would otherwise come from the chosen weights' first pass).
+//
+//	enquire-mcp eval DATASET --no-self-tune --dump-lists eb.jsonl [--embedding-model vault]
 //	go run ./bench/fusionlab -sets eb=eb.jsonl,hen=hen.jsonl -exp default
 package main
 
