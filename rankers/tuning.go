@@ -20,7 +20,9 @@ const (
 
 	// WeightBM25, WeightTFIDF and WeightEmbeddings are the default RRF
 	// weights (search.DefaultWeights). They were picked by hand from a
-	// handful of settings on the tuning sets, not learned.
+	// handful of settings on the tuning sets, not learned. A vault whose
+	// own links or headings decide otherwise gets other BM25 and TF-IDF
+	// weights (search.Engine.SelfTune, the SelfTune constants below).
 	WeightBM25       = 2
 	WeightTFIDF      = 1
 	WeightEmbeddings = 1
@@ -62,6 +64,22 @@ const (
 	BoostDepth    = 30
 	BoostStrength = 0.02
 
+	// SelfTuneMaxQueries, SelfTuneMinQueries and SelfTuneMinT shape the
+	// per-vault choice of the lexical weights (search.SelfTune): at most
+	// SelfTuneMaxQueries known-item queries of one kind (piped link texts,
+	// then headings) are drawn from the vault, a kind with fewer than
+	// SelfTuneMinQueries is skipped, and a grid entry replaces the
+	// default only when its paired t statistic against the default over
+	// those queries is ≥ SelfTuneMinT. Frozen with these values before
+	// three held-out hand-written sets were opened; it gained there
+	// (docs/benchmarks.md, "Issue 12, sixth pass").
+	SelfTuneMaxQueries = 300
+	SelfTuneMinQueries = 20
+	SelfTuneMinT       = 2.0
+	// SelfTuneLexicalTotal is the BM25 + TF-IDF weight every grid entry
+	// keeps (the default's 2 + 1).
+	SelfTuneLexicalTotal = WeightBM25 + WeightTFIDF
+
 	// DefaultPrefilterLimit is the chunk count above which the dense
 	// signal scores only the notes the lexical signals found (their top
 	// PrefilterDepth each) instead of every vector, so that query cost
@@ -91,3 +109,9 @@ const (
 	// neither pushed up nor down against rated ones on average.
 	NeutralImportance = 5
 )
+
+// SelfTuneBM25Weights is the grid search.SelfTune chooses from: the BM25
+// weight of each entry, TF-IDF taking SelfTuneLexicalTotal minus it (BM25
+// only, 4:1, 2:1 = the default, 1:1, 1:2, 1:4, TF-IDF only); the feedback
+// weight stays the default's. A function, as Go has no constant slices.
+func SelfTuneBM25Weights() []float64 { return []float64{3, 2.4, 2, 1.5, 1, 0.6, 0} }

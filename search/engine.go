@@ -37,6 +37,9 @@ type Options struct {
 	// Weights are the RRF weights per signal (nil: equal weights); a
 	// request's own Weights take precedence.
 	Weights map[string]float64
+	// Tuning holds the weights the vault's own queries chose (SelfTune);
+	// they apply over the defaults unless Weights is set.
+	Tuning Tuning
 	// Depth is how many candidates each signal contributes (0: the larger
 	// of 100 and 5 × limit).
 	Depth int
@@ -403,9 +406,13 @@ func annotate(hits []rankers.Fused, observed []rankers.Ranked) {
 }
 
 // Weights are the RRF weights searches use unless a request brings its
-// own: Options.Weights over DefaultWeights.
+// own: Options.Weights over DefaultWeights, else the self-tuned weights
+// (Options.Tuning) over DefaultWeights.
 func (e *Engine) Weights() map[string]float64 {
 	w := DefaultWeights(e.embedderID())
+	if len(e.opts.Weights) == 0 {
+		maps.Copy(w, e.opts.Tuning.Weights)
+	}
 	maps.Copy(w, e.opts.Weights)
 	return w
 }

@@ -38,6 +38,7 @@ type VaultInfo struct {
 	// SignalWeights and QueryTextSentTo say how a search ranks and what
 	// leaves the machine, so a client need not trust the README.
 	SignalWeights   map[string]float64 `json:"signal_weights" jsonschema:"RRF weight of each available signal; a signal weighted 0 is reported per hit but does not move hits."`
+	WeightsChosenBy string             `json:"weights_chosen_by,omitempty" jsonschema:"How the BM25, TF-IDF and feedback weights were chosen: by the vault's own known-item queries (piped link texts, else headings), or why the defaults were kept."`
 	QueryTextSentTo string             `json:"query_text_sent_to,omitempty" jsonschema:"The remote embedding server every search query's text is sent to (and changed notes' text after a write), when the embeddings use a remote model; absent when no text leaves the machine."`
 	WriteEnabled    bool               `json:"write_enabled"`
 	Version         string             `json:"version"`
@@ -109,6 +110,7 @@ func (s *Server) vaultInfo() VaultInfo {
 		// search (rankers.TFIDF.Feedback).
 		info.SignalWeights[rankers.SignalFeedback] = w
 	}
+	info.WeightsChosenBy = e.Tuning().Why
 	info.QueryTextSentTo = e.RemoteEmbeddings()
 	if emb := e.Embeddings(); emb != nil {
 		m := emb.Model()

@@ -32,6 +32,9 @@ func experiments() map[string]func([]*set) {
 		"rrfk":        expRRFK,
 		"rule":        expRule,
 		"show":        expShow,
+		"sixth":       expSixth,
+		"sixthrule":   expSixthRule,
+		"sixthfrozen": expSixthFrozen,
 	}
 }
 

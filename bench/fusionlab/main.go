@@ -5,7 +5,12 @@
 // that is the check that the replay (RRF, feedback list, graph boost) is
 // faithful.
 //
-//	enquire-mcp eval DATASET --dump-lists eb.jsonl [--embedding-model vault]
+// The lists come from the engine as eval runs it: dump with --no-self-tune
+// so that they are those of the default weights that "default" replays
+// (on a vault whose links or headings choose other weights, the feedback
+// list would otherwise come from the chosen weights' first pass).
+//
+//	enquire-mcp eval DATASET --no-self-tune --dump-lists eb.jsonl [--embedding-model vault]
 //	go run ./bench/fusionlab -sets eb=eb.jsonl,hen=hen.jsonl -exp default
 package main
 
@@ -42,6 +47,7 @@ type set struct {
 
 func main() {
 	sets := flag.String("sets", "", "comma-separated NAME=FILE dumps")
+	sources := flag.String("sources", "", "comma-separated NAME=FILE sources.tsv (bench/selfq): also score set NAME+\"x\" without each query's source note")
 	exp := flag.String("exp", "default", "experiment: "+strings.Join(experimentNames(), ", "))
 	flag.Parse()
 	var all []*set
@@ -57,6 +63,14 @@ func main() {
 			os.Exit(1)
 		}
 		all = append(all, s)
+		if f := sourceFile(*sources, name); f != "" {
+			x, err := withoutSources(s, f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			all = append(all, x)
+		}
 	}
 	run, ok := experiments()[*exp]
 	if !ok {
@@ -64,6 +78,16 @@ func main() {
 		os.Exit(2)
 	}
 	run(all)
+}
+
+// sourceFile is the sources file given for set name, "" if none.
+func sourceFile(sources, name string) string {
+	for _, kv := range strings.Split(sources, ",") {
+		if n, f, ok := strings.Cut(kv, "="); ok && n == name {
+			return f
+		}
+	}
+	return ""
 }
 
 func experimentNames() []string {

@@ -31,6 +31,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var weights weightsFlag
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
+	noSelfTune := fs.Bool("no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (a --dump-lists for bench/fusionlab wants it)")
 	var recency, importance unitFlag
 	fs.Var(&recency, "recency-weight", "blend file freshness into every configuration's ranking, 0-1 (default 0)")
 	fs.Var(&importance, "importance-weight", "blend the frontmatter importance into every configuration's ranking, 0-1 (default 0)")
@@ -52,7 +53,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}
@@ -72,6 +73,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	eng := l.eng
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stderr, "self-tuned weights: %s\n", l.tuneWhy)
 	if *dumpFile != "" {
 		return dumpLists(ctx, eng, ds, *dumpFile)
 	}

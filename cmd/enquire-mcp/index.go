@@ -68,6 +68,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := ix.Close(); err != nil {
 		return err
 	}
+	vf.retune = true // the weights the vault's queries choose, made again
 	how, err := vf.prepareState(ctx, stderr)
 	if err != nil {
 		return err

@@ -116,7 +116,7 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(), "index", l.ixWhy,
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "start", l.warm, "transport", transport,
-		"query_text_sent_to", sentTo(l.eng))
+		"query_text_sent_to", sentTo(l.eng), "weights_chosen_by", l.tuneWhy)
 	return srv
 }
 

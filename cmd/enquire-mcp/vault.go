@@ -45,6 +45,10 @@ type vaultFlags struct {
 	// recency is --recency-weight, the engine's default recency weight.
 	recency        unitFlag
 	prefilterLimit int
+	// noSelfTune keeps the default weights instead of the ones the
+	// vault's own queries choose (selftune.go); retune computes that
+	// choice again instead of reading the kept one (the index command).
+	noSelfTune, retune bool
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -54,7 +58,8 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.Var(&v.recency, "recency-weight", "blend file freshness into every search's score, 0-1 (default 0: age does not rank); a request's recency_weight overrides it")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal (default: on when \"enquire-mcp index\" made one for this vault)")
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
-	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0; see docs/benchmarks.md)")
+	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0, or the BM25:TF-IDF weights the vault's own links or headings chose; see docs/benchmarks.md)")
+	fs.BoolVar(&v.noSelfTune, "no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (see README)")
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
 	v.rerank.register(fs)
@@ -179,6 +184,9 @@ type loaded struct {
 	warm         string
 	fromState    bool
 	changedSince int
+	// tuneWhy says which weights the vault's own queries chose, or why
+	// none (applySelfTune).
+	tuneWhy string
 	// memWhy says why the in-memory BM25 copy saved with the engine state
 	// was not used ("" when it was).
 	memWhy string
@@ -252,6 +260,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		l.Close()
 		return nil, err
 	}
+	l.applySelfTune(ctx)
 	l.took = time.Since(start)
 	logPrivacy(logger, rules, l.eng.Snapshot())
 	return l, nil

@@ -1,0 +1,188 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/selftune"
+)
+
+// Tuning is the outcome of [Engine.SelfTune]: the lexical weights a vault's
+// own known-item queries chose, or none (the defaults stay) and why.
+type Tuning struct {
+	// Weights are the chosen BM25, TF-IDF and feedback weights; nil when
+	// the defaults stay.
+	Weights map[string]float64 `json:"weights,omitempty"`
+	// Kind is the query kind that decided (selftune.KindLink or
+	// KindHeading), Queries how many there were, Gain the nDCG@10 the
+	// chosen weights added over the default on them and T the paired t
+	// statistic of that gain.
+	Kind    string  `json:"kind,omitempty"`
+	Queries int     `json:"queries,omitempty"`
+	Gain    float64 `json:"gain,omitempty"`
+	T       float64 `json:"t,omitempty"`
+	// Why says in words what was chosen, or why nothing was.
+	Why string `json:"why"`
+}
+
+// SelfTune chooses the vault's BM25:TF-IDF weighting from the vault's own
+// known-item queries (selftune.Build): the display texts of piped links
+// (answer: the linked note), else, when those do not decide, headings
+// (answer: their note). Each query runs once (SignalLists); every entry of
+// the grid (rankers.SelfTuneBM25Weights) re-fuses its lists with the
+// engine's fusion and graph boost and scores the answer's nDCG@10. The
+// best entry replaces the default only when it beats it with a paired t
+// statistic ≥ rankers.SelfTuneMinT over at least SelfTuneMinQueries
+// queries. Deterministic: the same vault gives the same choice. It costs
+// one search per query (at most 2 × SelfTuneMaxQueries).
+func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
+	if e.opts.Tuning.Weights != nil { // tune from the defaults, not a former choice
+		e = e.WithTuning(Tuning{})
+	}
+	why := ""
+	for _, kind := range []string{selftune.KindLink, selftune.KindHeading} {
+		qs := selftune.Build(e.snap, kind, rankers.SelfTuneMaxQueries)
+		if len(qs) < rankers.SelfTuneMinQueries {
+			why += fmt.Sprintf("%d %s queries (fewer than %d); ", len(qs), kind, rankers.SelfTuneMinQueries)
+			continue
+		}
+		t, err := e.tuneOn(ctx, kind, qs)
+		if err != nil {
+			return Tuning{}, err
+		}
+		if t.Weights != nil {
+			return t, nil
+		}
+		why += t.Why + "; "
+	}
+	return Tuning{Why: "default weights kept: " + why[:max(0, len(why)-2)]}, nil
+}
+
+// tuneOn scores the grid on one kind's queries.
+func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query) (Tuning, error) {
+	base := e.Weights()
+	grid := selfTuneGrid(base)
+	scores := make([][]float64, len(grid)+1) // [0]: the default
+	for _, q := range qs {
+		lists, err := e.SignalLists(ctx, Request{Query: q.Text, Limit: MaxLimit, NoSnippets: true})
+		if err != nil {
+			if ctx.Err() != nil {
+				return Tuning{}, ctx.Err()
+			}
+			lists = nil // a query the engine refuses scores 0 everywhere
+		}
+		scores[0] = append(scores[0], e.answerNDCG(lists, base, q.Target))
+		for i, w := range grid {
+			scores[i+1] = append(scores[i+1], e.answerNDCG(lists, w, q.Target))
+		}
+	}
+	best, gain, t := decide(scores)
+	if best == 0 {
+		return Tuning{Why: fmt.Sprintf("%d %s queries prefer the default", len(qs), kind)}, nil
+	}
+	w := grid[best-1]
+	desc := fmt.Sprintf("bm25=%g tfidf=%g feedback=%g: +%.4f nDCG@10 on %d %s queries, paired t %.2f",
+		w[rankers.SignalBM25], w[rankers.SignalTFIDF], w[rankers.SignalFeedback], gain, len(qs), kind, t)
+	if t < rankers.SelfTuneMinT {
+		return Tuning{Why: fmt.Sprintf("best %s (t below %g)", desc, rankers.SelfTuneMinT)}, nil
+	}
+	chosen := map[string]float64{rankers.SignalBM25: w[rankers.SignalBM25], rankers.SignalTFIDF: w[rankers.SignalTFIDF],
+		rankers.SignalFeedback: w[rankers.SignalFeedback]}
+	return Tuning{Weights: chosen, Kind: kind, Queries: len(qs), Gain: gain, T: t, Why: "chosen " + desc}, nil
+}
+
+// decide picks from per-query scores (scores[0]: the default's, then one
+// row per grid entry) the entry with the best mean, the first on a tie;
+// 0 when none beats the default. gain is its mean over the default's and
+// t the paired t statistic of the difference.
+func decide(scores [][]float64) (best int, gain, t float64) {
+	bestMean := mean(scores[0])
+	for i := 1; i < len(scores); i++ {
+		if m := mean(scores[i]); m > bestMean {
+			best, bestMean = i, m
+		}
+	}
+	if best == 0 {
+		return 0, 0, 0
+	}
+	return best, bestMean - mean(scores[0]), pairedT(scores[best], scores[0])
+}
+
+// Tuning returns the self-tuned choice the engine searches with (zero
+// when none was made).
+func (e *Engine) Tuning() Tuning { return e.opts.Tuning }
+
+// selfTuneGrid is base with each grid entry's BM25 and TF-IDF weights.
+func selfTuneGrid(base map[string]float64) []map[string]float64 {
+	var out []map[string]float64
+	for _, bm := range rankers.SelfTuneBM25Weights() {
+		w := maps.Clone(base)
+		w[rankers.SignalBM25], w[rankers.SignalTFIDF] = bm, rankers.SelfTuneLexicalTotal-bm
+		out = append(out, w)
+	}
+	return out
+}
+
+// answerNDCG fuses lists under weights as a search does (RRF, then the
+// graph boost) and scores the one relevant note: 1/log2(rank+1) within
+// the first 10, else 0.
+func (e *Engine) answerNDCG(lists []rankers.Ranked, weights map[string]float64, target int) float64 {
+	var use []rankers.Ranked
+	for _, sig := range []string{rankers.SignalTFIDF, rankers.SignalBM25, rankers.SignalEmbeddings, rankers.SignalFeedback} {
+		if weights[sig] == 0 {
+			continue
+		}
+		for _, l := range lists {
+			if l.Signal == sig {
+				use = append(use, l)
+			}
+		}
+	}
+	fused := e.graph.Boost(rankers.Fuse(use, e.opts.RRFK, weights), e.opts.Boost)
+	for r, f := range fused[:min(10, len(fused))] {
+		if f.Note == target {
+			return 1 / math.Log2(float64(r)+2)
+		}
+	}
+	return 0
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// pairedT is the paired t statistic of a − b: 0 when they never differ,
+// ±Inf when they differ by the same amount everywhere.
+func pairedT(a, b []float64) float64 {
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	m, v := mean(d), 0.0
+	for _, x := range d {
+		v += (x - m) * (x - m)
+	}
+	switch {
+	case m == 0 || len(d) < 2:
+		return 0
+	case v == 0:
+		return math.Inf(int(math.Copysign(1, m)))
+	}
+	return m / math.Sqrt(v/float64(len(d)-1)/float64(len(d)))
+}
+
+// WithTuning returns an engine like e that searches with t's weights
+// (Options.Tuning), sharing e's immutable parts. e is not modified.
+func (e *Engine) WithTuning(t Tuning) *Engine {
+	opts := e.opts
+	opts.Tuning = t
+	return &Engine{snap: e.snap, graph: e.graph, an: e.an, chunks: e.chunks, tfidf: e.tfidf, rankers: e.rankers,
+		extra: e.extra, opts: opts, gen: e.gen, savedMem: e.savedMem}
+}
