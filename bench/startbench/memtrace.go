@@ -44,7 +44,7 @@ func traceMem(start time.Time, interval time.Duration) *memTrace {
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for t.pid == 0 {
-			t.pid = childPID()
+			t.pid = childPID() // 0 until the child runs the server's binary
 			select {
 			case <-t.stop:
 				return
@@ -67,10 +67,13 @@ func traceMem(start time.Time, interval time.Duration) *memTrace {
 	return t
 }
 
-// childPID is the pid of a child of this process, 0 when there is none.
+// childPID is the pid of a child of this process that runs another
+// binary, 0 when there is none: until it executes the server, a child
+// forked by Go shares this process's memory, and its RSS is ours.
 func childPID() int {
 	ents, _ := os.ReadDir("/proc")
 	me := os.Getpid()
+	self, _ := os.Readlink("/proc/self/exe")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -84,7 +87,9 @@ func childPID() int {
 		// second field after it.
 		i := strings.LastIndexByte(string(b), ')')
 		if f := strings.Fields(string(b[i+1:])); i > 0 && len(f) > 1 && f[1] == strconv.Itoa(me) {
-			return pid
+			if exe, err := os.Readlink("/proc/" + e.Name() + "/exe"); err == nil && exe != self {
+				return pid
+			}
 		}
 	}
 	return 0
