@@ -275,6 +275,7 @@ func (m *memIndex) bytes() int {
 type scratch struct {
 	acc     []float64
 	touched []uint32
+	rows    []scoredRow // score's result, reused: valid until the scratch is put back
 }
 
 // score returns every row holding one of tokens (the query's phrases, in
@@ -318,14 +319,14 @@ func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
 			acc[d] += float64(idf * ((f * (k1 + 1.0)) / den))
 		}
 	}
-	rows := make([]scoredRow, 0, len(touched))
+	rows := sc.rows[:0]
 	for _, d := range touched {
 		if m.rows[d].file != noFile {
 			rows = append(rows, scoredRow{int64(d), acc[d]})
 		}
 		acc[d] = 0
 	}
-	sc.touched = touched
+	sc.touched, sc.rows = touched, rows
 	return rows
 }
 

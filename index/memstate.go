@@ -259,9 +259,9 @@ func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(H
 		sc = new(scratch)
 	}
 	rows := m.score(toks, sc)
-	ix.mem.scratch.Put(sc)
 	ix.mem.used.Add(1)
 	m.emit(rows, limit, fn)
+	ix.mem.scratch.Put(sc) // after emit: rows is the scratch's
 	return true, nil
 }
 

@@ -10,6 +10,10 @@
 //
 //	go run ./bench/startbench -vault DIR -a NEW -b OLD [-rounds 7] [-queries 200]
 //
+// With -mem-trace FILE every start's resident memory (total, anonymous,
+// file-backed) is sampled every 20 ms and written to FILE, to see when
+// the peak happens.
+//
 // The vault is used in place and never written (serve is read-only).
 package main
 
@@ -18,12 +22,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,6 +49,7 @@ func main() {
 	flag.IntVar(&c.rounds, "rounds", 7, "starts per binary")
 	flag.IntVar(&c.queries, "queries", 0, "sampled queries timed after each start (0: none)")
 	flag.BoolVar(&c.cold, "cold", false, "delete the engine state before each start: time starts from the files")
+	flag.StringVar(&c.trace, "mem-trace", "", "write every start's resident memory over time (sampled every 20 ms) to this CSV file")
 	flag.Parse()
 	if c.vault == "" || c.bin[0] == "" {
 		flag.Usage()
@@ -59,6 +66,8 @@ type config struct {
 	bin, ix         [2]string
 	rounds, queries int
 	cold            bool
+	trace           string // -mem-trace file ("" none)
+	traceOut        io.Writer
 }
 
 // sample is one start of one binary.
@@ -73,6 +82,9 @@ type sample struct {
 	// was answered, queryCPU its CPU time over the sampled queries: unlike
 	// wall times they hardly move with the machine's load.
 	readyCPU, queryCPU time.Duration
+	// mem is what sampling the RSS every 20 ms found: the anonymous
+	// peak, when, and the anonymous RSS at ready.
+	mem memSummary
 }
 
 func run(ctx context.Context, c config) error {
@@ -93,6 +105,14 @@ func run(ctx context.Context, c config) error {
 			}
 		}
 	}
+	if c.trace != "" {
+		f, err := os.Create(c.trace)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c.traceOut = f
+	}
 	var qs []string
 	if c.queries > 0 {
 		snap, err := vault.Load(ctx, c.vault, vault.Options{})
@@ -110,15 +130,15 @@ func run(ctx context.Context, c config) error {
 					return err
 				}
 			}
-			s, err := once(ctx, c.bin[i], c.vault, c.ix[i], qs)
+			s, err := once(ctx, c, i, r, qs)
 			if err != nil {
 				return fmt.Errorf("%s round %d: %w", c.bin[i], r, err)
 			}
 			got[i] = append(got[i], s)
 		}
 	}
-	fmt.Println("| binary | ready median (all) | CPU to ready, median | peak RSS median | RSS after the queries | search p50 / p99 (all starts) | server CPU per query, median |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| binary | ready median (all) | CPU to ready, median | peak RSS median | RSS after the queries | search p50 / p99 (all starts) | server CPU per query, median | peak anonymous RSS, median (starts peaking before ready) | anonymous RSS at ready, median |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for i := range n {
 		report(c.bin[i], got[i])
 	}
@@ -135,9 +155,13 @@ func buildIndex(bin, root, ix string) (string, error) {
 
 // once starts bin, times the first answered search, then qs, and stops
 // it (it saves its state on the way out when that changed).
-func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error) {
-	cmd := exec.Command(bin, "serve", "--vault", root, "--persistent-index", "--index-file", ix) // watch on, as livebench
+func once(ctx context.Context, c config, i, round int, qs []string) (sample, error) {
+	bin := c.bin[i]
+	cmd := exec.Command(bin, "serve", "--vault", c.vault, "--persistent-index", "--index-file", c.ix[i]) // watch on, as livebench
 	t := time.Now()
+	tr := traceMem(t, 20*time.Millisecond)
+	stopTrace := sync.OnceValue(tr.finish)
+	defer stopTrace()
 	client := mcp.NewClient(&mcp.Implementation{Name: "startbench", Version: "1"}, nil)
 	// Time to exit: at 107k notes, saving the engine state on the way out
 	// takes longer than the default 5 s before SIGTERM.
@@ -151,6 +175,7 @@ func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error
 		return sample{}, err
 	}
 	s := sample{ready: time.Since(t)}
+	tr.markReady()
 	if s.readyCPU, err = cpuTime(cmd.Process.Pid); err != nil {
 		return s, err
 	}
@@ -165,6 +190,12 @@ func once(ctx context.Context, bin, root, ix string, qs []string) (sample, error
 		return s, err
 	}
 	s.queryCPU -= s.readyCPU
+	ss := stopTrace()
+	s.mem = summarize(ss, s.ready)
+	if c.traceOut != nil {
+		writeTrace(c.traceOut, fmt.Sprintf("%s round %d", bin, round), s.ready, ss)
+		writeMaps(c.traceOut, cmd.Process.Pid)
+	}
 	for field, dst := range map[string]*int{"VmHWM:": &s.rssKB, "VmRSS:": &s.nowKB, "RssFile:": &s.fileKB} {
 		if *dst, err = status(cmd.Process.Pid, field); err != nil {
 			return s, err
@@ -228,8 +259,13 @@ func status(pid int, field string) (int, error) {
 
 func report(bin string, ss []sample) {
 	var ready, lat, cpu, qcpu []time.Duration
-	var rss, now, file []int
+	var rss, now, file, anon, anonReady []int
+	early := 0
 	for _, s := range ss {
+		anon, anonReady = append(anon, s.mem.peakAnon), append(anonReady, s.mem.anonAtReady)
+		if s.mem.inStart {
+			early++
+		}
 		ready, rss, lat = append(ready, s.ready), append(rss, s.rssKB), append(lat, s.lat...)
 		cpu = append(cpu, s.readyCPU)
 		if len(s.lat) > 0 {
@@ -244,6 +280,8 @@ func report(bin string, ss []sample) {
 	slices.Sort(rss)
 	slices.Sort(now)
 	slices.Sort(file)
+	slices.Sort(anon)
+	slices.Sort(anonReady)
 	q := "—"
 	if len(lat) > 0 {
 		q = fmt.Sprintf("%.1f / %.1f ms (%d)", ms(pct(lat, 50)), ms(pct(lat, 99)), len(lat))
@@ -252,8 +290,9 @@ func report(bin string, ss []sample) {
 	if len(qcpu) > 0 {
 		qc = fmt.Sprintf("%.1f ms", ms(pct(qcpu, 50)))
 	}
-	fmt.Printf("| %s | %.0f ms (%s) | %.0f ms | %d MB | %d MB (%d MB of files) | %s | %s |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "),
-		ms(pct(cpu, 50)), rss[len(rss)/2]/1024, now[len(now)/2]/1024, file[len(file)/2]/1024, q, qc)
+	fmt.Printf("| %s | %.0f ms (%s) | %.0f ms | %d MB | %d MB (%d MB of files) | %s | %s | %d MB (%d of %d) | %d MB |\n", bin, ms(pct(ready, 50)), strings.Join(all, ", "),
+		ms(pct(cpu, 50)), rss[len(rss)/2]/1024, now[len(now)/2]/1024, file[len(file)/2]/1024, q, qc,
+		anon[len(anon)/2]/1024, early, len(ss), anonReady[len(anonReady)/2]/1024)
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {

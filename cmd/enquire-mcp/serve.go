@@ -26,6 +26,7 @@ type serveFlags struct {
 	maxFileSize         int64 // the vault flag, for the tools' size checks
 	enableMemory        bool
 	memoryFolder        string
+	memLimit            memLimitFlag
 }
 
 func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
@@ -47,6 +48,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	defer l.Close()
+	defer sf.memLimit.apply(logger)()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	sf.maxFileSize = vf.maxFileSize
@@ -69,6 +71,7 @@ func (sf *serveFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&sf.maxReply, "max-reply-bytes", tools.DefaultMaxReplyBytes, "byte budget of one tool reply; a bigger reply is an error that says how to page")
 	fs.BoolVar(&sf.enableMemory, "enable-memory", false, "register obsidian_remember and obsidian_forget (memories are notes in --memory-folder); --enable-write registers them too")
 	fs.StringVar(&sf.memoryFolder, "memory-folder", tools.DefaultMemoryFolder, "vault-relative folder where obsidian_remember writes memories")
+	fs.Var(&sf.memLimit, "memory-limit", "Go soft memory limit once the vault is loaded: auto (the live heap plus a quarter of it plus 64MiB, followed as it changes; GOMEMLIMIT in the environment wins), off (Go's default, GOGC), or a size such as 600MiB")
 }
 
 // check validates the shared flags after parsing.

@@ -188,6 +188,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		return err
 	}
 	defer l.Close()
+	defer sf.memLimit.apply(logger)()
 	defer stop() // the watcher stops before the index closes
 	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(serveCtx, l, logger, "http")
