@@ -220,9 +220,7 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		go func() {
 			defer wg.Done()
 			if e.dense != nil { // the common case, kept as one tight loop
-				for r := lo; r < hi; r++ {
-					out[r] = dot(q, e.dense[r*e.dim:(r+1)*e.dim])
-				}
+				dotRows(q, e.dense[lo*e.dim:hi*e.dim], e.dim, out[lo:hi])
 				return
 			}
 			for r := lo; r < hi; r++ {
@@ -318,23 +316,25 @@ func dot8(q []float32, v []int8, scale float32) float32 {
 }
 
 // dot is the inner product, unrolled eight ways (independent sums let the
-// CPU overlap the multiplications).
+// CPU overlap the multiplications). Each product is rounded to float32
+// before it is added (the conversion forbids a fused multiply-add), so
+// dotRows's vector kernel gives the same sums on every build.
 func dot(q, v []float32) float32 {
 	v = v[:len(q)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	i := 0
 	for ; i+8 <= len(q); i += 8 {
-		s0 += q[i] * v[i]
-		s1 += q[i+1] * v[i+1]
-		s2 += q[i+2] * v[i+2]
-		s3 += q[i+3] * v[i+3]
-		s4 += q[i+4] * v[i+4]
-		s5 += q[i+5] * v[i+5]
-		s6 += q[i+6] * v[i+6]
-		s7 += q[i+7] * v[i+7]
+		s0 += float32(q[i] * v[i])
+		s1 += float32(q[i+1] * v[i+1])
+		s2 += float32(q[i+2] * v[i+2])
+		s3 += float32(q[i+3] * v[i+3])
+		s4 += float32(q[i+4] * v[i+4])
+		s5 += float32(q[i+5] * v[i+5])
+		s6 += float32(q[i+6] * v[i+6])
+		s7 += float32(q[i+7] * v[i+7])
 	}
 	for ; i < len(q); i++ {
-		s0 += q[i] * v[i]
+		s0 += float32(q[i] * v[i])
 	}
 	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
 }

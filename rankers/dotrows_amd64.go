@@ -1,0 +1,15 @@
+package rankers
+
+import "golang.org/x/sys/cpu"
+
+// haveDotLanes reports whether dotLanes may run (it uses AVX).
+var haveDotLanes = cpu.X86.HasAVX
+
+// dotLanes computes, for each of n rows starting at rows (stride floats
+// apart), the eight partial sums of dot over the first blocks×8
+// components: lanes[8r+j] is the sum over b of q[8b+j]×row[8b+j], each
+// product and each addition rounded to float32, in order of b from a zero
+// start (dot's s0…s7).
+//
+//go:noescape
+func dotLanes(q, rows *float32, stride, blocks, n int, lanes *float32)
