@@ -38,6 +38,8 @@ type Embeddings struct {
 	chunks []int32 // row → chunk index in the note
 	nNotes int
 	pool   sync.Pool // *[]float32 scores
+	// notePool holds *noteScratch for topNotes.
+	notePool sync.Pool
 	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
 	rowsOnce sync.Once
 	rowsOf   [][]int32
@@ -248,9 +250,9 @@ func (e *Embeddings) topChunks(scores []float32, req Request) []Candidate {
 
 // topNotes keeps each note's best chunk.
 func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
-	best := make([]float32, e.nNotes)
-	seen := make([]bool, e.nNotes)
-	var notes []int32
+	sc := e.noteScratch()
+	defer e.putNoteScratch(sc)
+	best, seen, notes := sc.best, sc.seen, sc.notes
 	for r, s := range scores {
 		n := e.notes[r]
 		if dropped(s, req) {
@@ -263,6 +265,7 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 			best[n] = s
 		}
 	}
+	sc.notes = notes
 	if req.Limit <= 0 {
 		return nil
 	}

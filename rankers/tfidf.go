@@ -579,16 +579,18 @@ func (t *TFIDF) rankVector(ctx context.Context, req Request, ids []uint32, weigh
 		chunks.add(t.chunks.get(id), weights[i])
 	}
 	chunks.scale(t.chunkInv)
+	// Candidates are fed to a bounded heap as they come, not gathered
+	// first (the same top: compareCandidates is a total order).
 	if req.Block {
-		cands := make([]Candidate, 0, len(chunks.touched))
+		top := newBoundedTop(req.Limit, len(chunks.touched))
 		for _, doc := range chunks.touched {
 			nd := t.noteDocs[t.chunkDocs[doc].slot]
 			note := int(nd.note)
 			if req.Allow == nil || req.Allow(note) {
-				cands = append(cands, Candidate{Note: note, Chunk: int(int32(doc) - nd.first), Score: float64(chunks.score[doc])})
+				top.offer(Candidate{Note: note, Chunk: int(int32(doc) - nd.first), Score: float64(chunks.score[doc])})
 			}
 		}
-		return TopK(cands, req.Limit), ctx.Err()
+		return top.sorted(), ctx.Err()
 	}
 	notes := t.pool.Get().(*accumulator)
 	defer t.pool.Put(notes)
@@ -603,14 +605,14 @@ func (t *TFIDF) rankVector(ctx context.Context, req Request, ids []uint32, weigh
 			notes.raise(slot, s)
 		}
 	}
-	cands := make([]Candidate, 0, len(notes.touched))
+	top := newBoundedTop(req.Limit, len(notes.touched))
 	for _, doc := range notes.touched {
 		note := int(t.noteDocs[doc].note)
 		if req.Allow == nil || req.Allow(note) {
-			cands = append(cands, Candidate{Note: note, Chunk: NoChunk, Score: float64(notes.score[doc])})
+			top.offer(Candidate{Note: note, Chunk: NoChunk, Score: float64(notes.score[doc])})
 		}
 	}
-	return TopK(cands, req.Limit), ctx.Err()
+	return top.sorted(), ctx.Err()
 }
 
 // BestChunk returns the note's chunk with the highest cosine against the
