@@ -2,8 +2,12 @@ package rankers
 
 import "golang.org/x/sys/cpu"
 
-// haveDotLanes reports whether dotLanes may run (it uses AVX).
-var haveDotLanes = cpu.X86.HasAVX
+// haveDotLanes reports whether dotLanes may run (it uses AVX), and
+// haveDot8Lanes whether dot8Lanes may (AVX2).
+var (
+	haveDotLanes  = cpu.X86.HasAVX
+	haveDot8Lanes = cpu.X86.HasAVX2
+)
 
 // dotLanes computes, for each of n rows starting at rows (stride floats
 // apart), the eight partial sums of dot over the first blocks×8
@@ -13,3 +17,9 @@ var haveDotLanes = cpu.X86.HasAVX
 //
 //go:noescape
 func dotLanes(q, rows *float32, stride, blocks, n int, lanes *float32)
+
+// dot8Lanes is dotLanes over int8 rows (stride bytes apart) with one scale
+// per row: the eight partial sums of dot8.
+//
+//go:noescape
+func dot8Lanes(q *float32, rows *int8, scales *float32, stride, blocks, n int, lanes *float32)

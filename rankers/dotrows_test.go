@@ -53,6 +53,42 @@ func TestDotRowsMatchesDot(t *testing.T) {
 	}
 }
 
+// TestDot8RowsMatchesDot8: the int8 kernel gives dot8's float32 to the
+// bit, and so dot's over the dequantized rows (as settle makes them).
+func TestDot8RowsMatchesDot8(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, dim := range []int{1, 7, 8, 9, 17, 64, 100, 101, 384} {
+		for _, n := range []int{0, 1, 3, 4, 5, 64, 65, 131} {
+			t.Run(fmt.Sprintf("dim=%d/rows=%d", dim, n), func(t *testing.T) {
+				q := make([]float32, dim)
+				for i := range q {
+					q[i] = float32(r.NormFloat64())
+				}
+				rows, scales := make([]int8, n*dim), make([]float32, n)
+				for i := range rows {
+					rows[i] = int8(r.IntN(256) - 128)
+				}
+				for i := range scales {
+					scales[i] = float32(r.ExpFloat64()) / 127
+				}
+				got := make([]float32, n)
+				dot8Rows(q, rows, scales, dim, got)
+				for i := range n {
+					row := rows[i*dim : (i+1)*dim]
+					want := dot8(q, row, scales[i])
+					deq := make([]float32, dim)
+					for j, x := range row {
+						deq[j] = scales[i] * float32(x)
+					}
+					if math.Float32bits(got[i]) != math.Float32bits(want) || math.Float32bits(want) != math.Float32bits(dot(q, deq)) {
+						t.Fatalf("row %d: dot8Rows %v, dot8 %v, dot %v", i, got[i], want, dot(q, deq))
+					}
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkDotRows: one dense scan of zettelkasten's size (17,311 chunk
 // vectors of 100 dimensions), the kernel against dot row by row.
 func BenchmarkDotRows(b *testing.B) {
@@ -66,6 +102,17 @@ func BenchmarkDotRows(b *testing.B) {
 	b.Run("kernel", func(b *testing.B) {
 		for b.Loop() {
 			dotRows(q, rows, dim, out)
+		}
+	})
+	rows8, scales := make([]int8, rowsN*dim), make([]float32, rowsN)
+	for i := range rowsN {
+		scales[i], _ = quantized(rows[i*dim : (i+1)*dim])
+		_, q8 := quantized(rows[i*dim : (i+1)*dim])
+		copy(rows8[i*dim:], q8)
+	}
+	b.Run("kernel-int8", func(b *testing.B) {
+		for b.Loop() {
+			dot8Rows(q, rows8, scales, dim, out)
 		}
 	})
 	b.Run("dot", func(b *testing.B) {

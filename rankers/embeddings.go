@@ -221,7 +221,13 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if e.dense != nil { // the common case, kept as one tight loop
+			switch {
+			case haveDot8Lanes:
+				// The vector kernel reads a quarter of the bytes of
+				// the float32 copy: the scan is bound by memory.
+				dot8Rows(q, e.vecs[lo*e.dim:hi*e.dim], e.scales[lo:hi], e.dim, out[lo:hi])
+				return
+			case e.dense != nil:
 				dotRows(q, e.dense[lo*e.dim:hi*e.dim], e.dim, out[lo:hi])
 				return
 			}
@@ -303,17 +309,17 @@ func dot8(q []float32, v []int8, scale float32) float32 {
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	i := 0
 	for ; i+8 <= len(q); i += 8 {
-		s0 += q[i] * float32(scale*float32(v[i]))
-		s1 += q[i+1] * float32(scale*float32(v[i+1]))
-		s2 += q[i+2] * float32(scale*float32(v[i+2]))
-		s3 += q[i+3] * float32(scale*float32(v[i+3]))
-		s4 += q[i+4] * float32(scale*float32(v[i+4]))
-		s5 += q[i+5] * float32(scale*float32(v[i+5]))
-		s6 += q[i+6] * float32(scale*float32(v[i+6]))
-		s7 += q[i+7] * float32(scale*float32(v[i+7]))
+		s0 += float32(q[i] * float32(scale*float32(v[i])))
+		s1 += float32(q[i+1] * float32(scale*float32(v[i+1])))
+		s2 += float32(q[i+2] * float32(scale*float32(v[i+2])))
+		s3 += float32(q[i+3] * float32(scale*float32(v[i+3])))
+		s4 += float32(q[i+4] * float32(scale*float32(v[i+4])))
+		s5 += float32(q[i+5] * float32(scale*float32(v[i+5])))
+		s6 += float32(q[i+6] * float32(scale*float32(v[i+6])))
+		s7 += float32(q[i+7] * float32(scale*float32(v[i+7])))
 	}
 	for ; i < len(q); i++ {
-		s0 += q[i] * float32(scale*float32(v[i]))
+		s0 += float32(q[i] * float32(scale*float32(v[i])))
 	}
 	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
 }
