@@ -38,6 +38,8 @@ type Embeddings struct {
 	chunks []int32 // row → chunk index in the note
 	nNotes int
 	pool   sync.Pool // *[]float32 scores
+	// notePool holds *noteScratch for topNotes.
+	notePool sync.Pool
 	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
 	rowsOnce sync.Once
 	rowsOf   [][]int32
@@ -219,10 +221,14 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if e.dense != nil { // the common case, kept as one tight loop
-				for r := lo; r < hi; r++ {
-					out[r] = dot(q, e.dense[r*e.dim:(r+1)*e.dim])
-				}
+			switch {
+			case haveDot8Lanes:
+				// The vector kernel reads a quarter of the bytes of
+				// the float32 copy: the scan is bound by memory.
+				dot8Rows(q, e.vecs[lo*e.dim:hi*e.dim], e.scales[lo:hi], e.dim, out[lo:hi])
+				return
+			case e.dense != nil:
+				dotRows(q, e.dense[lo*e.dim:hi*e.dim], e.dim, out[lo:hi])
 				return
 			}
 			for r := lo; r < hi; r++ {
@@ -250,9 +256,9 @@ func (e *Embeddings) topChunks(scores []float32, req Request) []Candidate {
 
 // topNotes keeps each note's best chunk.
 func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
-	best := make([]float32, e.nNotes)
-	seen := make([]bool, e.nNotes)
-	var notes []int32
+	sc := e.noteScratch()
+	defer e.putNoteScratch(sc)
+	best, seen, notes := sc.best, sc.seen, sc.notes
 	for r, s := range scores {
 		n := e.notes[r]
 		if dropped(s, req) {
@@ -265,6 +271,7 @@ func (e *Embeddings) topNotes(scores []float32, req Request) []Candidate {
 			best[n] = s
 		}
 	}
+	sc.notes = notes
 	if req.Limit <= 0 {
 		return nil
 	}
@@ -302,39 +309,41 @@ func dot8(q []float32, v []int8, scale float32) float32 {
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	i := 0
 	for ; i+8 <= len(q); i += 8 {
-		s0 += q[i] * float32(scale*float32(v[i]))
-		s1 += q[i+1] * float32(scale*float32(v[i+1]))
-		s2 += q[i+2] * float32(scale*float32(v[i+2]))
-		s3 += q[i+3] * float32(scale*float32(v[i+3]))
-		s4 += q[i+4] * float32(scale*float32(v[i+4]))
-		s5 += q[i+5] * float32(scale*float32(v[i+5]))
-		s6 += q[i+6] * float32(scale*float32(v[i+6]))
-		s7 += q[i+7] * float32(scale*float32(v[i+7]))
+		s0 += float32(q[i] * float32(scale*float32(v[i])))
+		s1 += float32(q[i+1] * float32(scale*float32(v[i+1])))
+		s2 += float32(q[i+2] * float32(scale*float32(v[i+2])))
+		s3 += float32(q[i+3] * float32(scale*float32(v[i+3])))
+		s4 += float32(q[i+4] * float32(scale*float32(v[i+4])))
+		s5 += float32(q[i+5] * float32(scale*float32(v[i+5])))
+		s6 += float32(q[i+6] * float32(scale*float32(v[i+6])))
+		s7 += float32(q[i+7] * float32(scale*float32(v[i+7])))
 	}
 	for ; i < len(q); i++ {
-		s0 += q[i] * float32(scale*float32(v[i]))
+		s0 += float32(q[i] * float32(scale*float32(v[i])))
 	}
 	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
 }
 
 // dot is the inner product, unrolled eight ways (independent sums let the
-// CPU overlap the multiplications).
+// CPU overlap the multiplications). Each product is rounded to float32
+// before it is added (the conversion forbids a fused multiply-add), so
+// dotRows's vector kernel gives the same sums on every build.
 func dot(q, v []float32) float32 {
 	v = v[:len(q)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	i := 0
 	for ; i+8 <= len(q); i += 8 {
-		s0 += q[i] * v[i]
-		s1 += q[i+1] * v[i+1]
-		s2 += q[i+2] * v[i+2]
-		s3 += q[i+3] * v[i+3]
-		s4 += q[i+4] * v[i+4]
-		s5 += q[i+5] * v[i+5]
-		s6 += q[i+6] * v[i+6]
-		s7 += q[i+7] * v[i+7]
+		s0 += float32(q[i] * v[i])
+		s1 += float32(q[i+1] * v[i+1])
+		s2 += float32(q[i+2] * v[i+2])
+		s3 += float32(q[i+3] * v[i+3])
+		s4 += float32(q[i+4] * v[i+4])
+		s5 += float32(q[i+5] * v[i+5])
+		s6 += float32(q[i+6] * v[i+6])
+		s7 += float32(q[i+7] * v[i+7])
 	}
 	for ; i < len(q); i++ {
-		s0 += q[i] * v[i]
+		s0 += float32(q[i] * v[i])
 	}
 	return (s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7))
 }

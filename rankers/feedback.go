@@ -31,7 +31,8 @@ func (t *TFIDF) Feedback(ctx context.Context, req Request, notes []*vault.Note, 
 		return nil, nil
 	}
 	a := t.a()
-	cent := map[string]float64{}
+	cent := make(map[string]float64, feedbackCentroidTerms)
+	var sc unitScratch
 	for _, n := range fb[:min(len(fb), FeedbackDocs)] {
 		if n < 0 || n >= len(notes) {
 			continue
@@ -39,7 +40,7 @@ func (t *TFIDF) Feedback(ctx context.Context, req Request, notes []*vault.Note, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		t.addUnitVector(cent, notes[n], a)
+		t.addUnitVector(cent, notes[n], a, &sc)
 	}
 	// The query vector's weights are tf·idf²/|q| (see queryVector): back in
 	// tf·idf space they are qw/idf, a unit vector.
@@ -77,10 +78,10 @@ func (t *TFIDF) Feedback(ctx context.Context, req Request, notes []*vault.Note, 
 // tf) to sum, keyed by term. Terms are visited in sorted order, so the
 // sums do not depend on map order or on term ids (which differ between an
 // updated index and a fresh one).
-func (t *TFIDF) addUnitVector(sum map[string]float64, n *vault.Note, a float64) {
+func (t *TFIDF) addUnitVector(sum map[string]float64, n *vault.Note, a float64, sc *unitScratch) {
 	nt := t.fbTerms.termsOf(t.an, n)
-	terms := make([]string, 0, len(nt.terms))
-	w := make([]float64, 0, len(nt.terms))
+	terms, w := sc.terms[:0], sc.w[:0]
+	defer func() { sc.terms, sc.w = terms, w }()
 	for i, term := range nt.terms { // sorted
 		if id, ok := t.dict.lookup(term); ok && t.live(id) {
 			terms = append(terms, term)
@@ -98,6 +99,17 @@ func (t *TFIDF) addUnitVector(sum map[string]float64, n *vault.Note, a float64) 
 		sum[term] += w[i] / math.Sqrt(norm)
 	}
 }
+
+// unitScratch is addUnitVector's working memory, reused for the notes of
+// one feedback query.
+type unitScratch struct {
+	terms []string
+	w     []float64
+}
+
+// feedbackCentroidTerms sizes the feedback notes' term sums up front (a
+// few hundred distinct terms each): the map is not grown step by step.
+const feedbackCentroidTerms = 1024
 
 type termWeight struct {
 	term string

@@ -35,8 +35,16 @@ func Fuse(lists []Ranked, k float64, weights map[string]float64) []Fused {
 		k = DefaultRRFK
 	}
 	type key struct{ note, chunk int }
-	index := map[key]int{}
-	var out []Fused
+	n := 0
+	for _, l := range lists {
+		n += len(l.Candidates)
+	}
+	if n == 0 {
+		return nil
+	}
+	// Sized for every candidate distinct: no growth of either.
+	index := make(map[key]int, n)
+	out := make([]Fused, 0, n)
 	for _, l := range lists {
 		w, ok := weights[l.Signal]
 		if !ok {

@@ -35,6 +35,7 @@ type httpFlags struct {
 	requestTimeout      time.Duration
 	logQueries          bool
 	cpuProfile          string
+	memProfile          string
 }
 
 func (h *httpFlags) register(fs *flag.FlagSet) {
@@ -55,6 +56,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&h.requestTimeout, "request-timeout", httpserve.DefaultRequestTimeout, "deadline of one request")
 	fs.BoolVar(&h.logQueries, "log-queries", false, "include tool arguments (query text) in the access log")
 	fs.StringVar(&h.cpuProfile, "cpu-profile", "", "write a CPU profile (go tool pprof) of the time from ready to shutdown to this file (diagnostics)")
+	fs.StringVar(&h.memProfile, "mem-profile", "", "write an allocation profile (go tool pprof -sample_index=alloc_space) to this file at shutdown (diagnostics)")
 }
 
 // check validates the network and auth flags before the vault is loaded,
@@ -192,7 +194,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	defer stop() // the watcher stops before the index closes
 	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(serveCtx, l, logger, "http")
-	stopProfile, err := startCPUProfile(hf.cpuProfile)
+	stopProfile, err := startCPUProfile(hf.cpuProfile, hf.memProfile)
 	if err != nil {
 		stop()
 		<-served
