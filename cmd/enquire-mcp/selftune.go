@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
@@ -58,14 +59,25 @@ func (l *loaded) applySelfTune(ctx context.Context) {
 		l.useTuning(search.Tuning{Why: tunePendingWhy})
 		return
 	}
+	start := time.Now()
 	t, err := l.eng.SelfTune(ctx)
 	if err != nil {
 		l.logger.Warn("self-tuning the weights failed; the defaults stay", "err", err)
 		l.tuneWhy = "off: " + err.Error()
 		return
 	}
+	l.tuneTook = time.Since(start)
 	l.keepTuning(t)
 	l.useTuning(t)
+}
+
+// tuneSummary says which weights the engine uses and, when they were
+// chosen now, how long that took (the index command prints it).
+func (l *loaded) tuneSummary() string {
+	if l.tuneTook == 0 {
+		return l.tuneWhy
+	}
+	return fmt.Sprintf("%s (chosen in %s)", l.tuneWhy, l.tuneTook.Round(time.Millisecond))
 }
 
 // useTuning makes t the engine's weights and those of every later engine
@@ -136,6 +148,7 @@ func (l *loaded) tuneInBackground(ctx context.Context) {
 		if l.tuneChoose != nil {
 			choose = l.tuneChoose
 		}
+		start := time.Now()
 		t, err := choose(eng, ctx)
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
@@ -152,7 +165,7 @@ func (l *loaded) tuneInBackground(ctx context.Context) {
 		l.keepTuning(t)
 		l.useTuning(t)
 		l.swap(l.eng)
-		l.logger.Info("self-tuned weights applied", "weights_chosen_by", t.Why)
+		l.logger.Info("self-tuned weights applied", "weights_chosen_by", t.Why, "ms", time.Since(start).Milliseconds())
 		if l.tuneApplied != nil {
 			l.tuneApplied(t)
 		}

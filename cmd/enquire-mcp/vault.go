@@ -190,6 +190,8 @@ type loaded struct {
 	// tuneWhy says which weights the vault's own queries chose, or why
 	// none (applySelfTune).
 	tuneWhy string
+	// tuneTook is how long a choice made during load took (0: none was).
+	tuneTook time.Duration
 	// tunePending says the choice is left to tuneInBackground, which
 	// sets tuneCancel and tuneDone; tuneApplied (tests) is called with
 	// the choice once it is swapped in, l.mu held; tuneChoose (tests)
