@@ -1,5 +1,7 @@
 package rankers
 
+import "time"
+
 // The ranking constants of obsidian_search, in one place. Every value here
 // was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
 // and commands); change one only with a new measurement. The per-field
@@ -109,6 +111,14 @@ const (
 	// neither pushed up nor down against rated ones on average.
 	NeutralImportance = 5
 )
+
+// SelfTuneBackgroundBudget bounds the self-tuning serve and serve-http
+// run after they are ready, when the index keeps no choice yet: past it
+// the default weights stay until the next start (or `index`, which has no
+// bound). Not a ranking constant but its cost: measured on zettelkasten
+// (13k notes) and the 107k-note vault, docs/benchmarks.md "Issue 12,
+// sixth pass".
+const SelfTuneBackgroundBudget = 2 * time.Minute
 
 // SelfTuneBM25Weights is the grid search.SelfTune chooses from: the BM25
 // weight of each entry, TF-IDF taking SelfTuneLexicalTotal minus it (BM25

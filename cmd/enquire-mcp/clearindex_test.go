@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,6 +27,13 @@ func TestClearIndex(t *testing.T) {
 		if _, err := os.Stat(p + suffix); err == nil {
 			t.Fatalf("%s%s still exists", p, suffix)
 		}
+	}
+	// Nothing named after the index is left (engine state, vault model,
+	// the self-tuned choice: it lives in the index itself), but the sync
+	// lock file, which another process may hold.
+	left, _ := filepath.Glob(p + "*")
+	if len(left) != 1 || left[0] != p+".lock" {
+		t.Fatalf("left behind: %v", left)
 	}
 	// Another program's file given by --index-file is refused, untouched.
 	other := t.TempDir() + "/other.db"

@@ -69,10 +69,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	vf.retune = true // the weights the vault's queries choose, made again
-	how, err := vf.prepareState(ctx, stderr)
+	how, tuned, err := vf.prepareState(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "  engine state for the next start: %s\n", how)
+	fmt.Fprintf(stdout, "  weights: %s\n", tuned)
 	return nil
 }

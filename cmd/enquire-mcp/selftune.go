@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"errors"
+	"fmt"
+	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
@@ -12,7 +15,11 @@ import (
 // so that a kept choice made by another rule is made again.
 const selfTuneVersion = 1
 
-// savedTuning is the self-tuned choice kept next to the index.
+// tunePendingWhy is what vault/info and the ready line say while serve
+// computes the choice in the background.
+const tunePendingWhy = "pending: the vault's own queries are choosing in the background; the defaults serve until then"
+
+// savedTuning is the self-tuned choice kept in the index's meta table.
 type savedTuning struct {
 	Version int `json:"version"`
 	// Root is the vault the choice was made for: an index file given by
@@ -21,14 +28,13 @@ type savedTuning struct {
 	Tuning search.Tuning `json:"tuning"`
 }
 
-// selfTunePath is where the choice is kept: beside the index file.
-func selfTunePath(indexPath string) string { return indexPath + ".selftune.json" }
-
 // applySelfTune gives the engine the weights the vault's own known-item
 // queries choose (search.Engine.SelfTune). The choice is read from the
-// file beside the index when this version made it, else computed now (one
-// search per query, a few seconds on a large vault) and kept there; the
-// index command always computes it again. Skipped with --rrf-weights or
+// index when this version made it for this vault, else computed now (one
+// search per query, seconds on a large vault) and kept there; the index
+// command always computes it again. serve and serve-http (tuneLater) do
+// not compute it here: they become ready with the defaults and
+// tuneInBackground computes it. Skipped with --rrf-weights or
 // --no-self-tune, and without the persistent index (no BM25 to weigh).
 func (l *loaded) applySelfTune(ctx context.Context) {
 	switch {
@@ -42,47 +48,135 @@ func (l *loaded) applySelfTune(ctx context.Context) {
 		l.tuneWhy = "off: no persistent index (no BM25 signal)"
 		return
 	}
-	path := selfTunePath(l.ix.Path())
-	t, ok := readTuning(path, l.root)
-	if !ok || l.flags.retune {
-		var err error
-		if t, err = l.eng.SelfTune(ctx); err != nil {
-			l.logger.Warn("self-tuning the weights failed; the defaults stay", "err", err)
-			l.tuneWhy = "off: " + err.Error()
+	if !l.flags.retune {
+		if t, ok := l.keptTuning(ctx); ok {
+			l.useTuning(t)
 			return
 		}
-		if err := writeTuning(path, l.root, t); err != nil {
-			l.logger.Warn("could not keep the self-tuned weights; they will be computed again at the next start", "err", err)
-		}
 	}
+	if l.flags.tuneLater {
+		l.tunePending = true
+		l.useTuning(search.Tuning{Why: tunePendingWhy})
+		return
+	}
+	start := time.Now()
+	t, err := l.eng.SelfTune(ctx)
+	if err != nil {
+		l.logger.Warn("self-tuning the weights failed; the defaults stay", "err", err)
+		l.tuneWhy = "off: " + err.Error()
+		return
+	}
+	l.tuneTook = time.Since(start)
+	l.keepTuning(t)
+	l.useTuning(t)
+}
+
+// tuneSummary says which weights the engine uses and, when they were
+// chosen now, how long that took (the index command prints it).
+func (l *loaded) tuneSummary() string {
+	if l.tuneTook == 0 {
+		return l.tuneWhy
+	}
+	return fmt.Sprintf("%s (chosen in %s)", l.tuneWhy, l.tuneTook.Round(time.Millisecond))
+}
+
+// useTuning makes t the engine's weights and those of every later engine
+// (live updates and reloads start from l.searchOpts).
+func (l *loaded) useTuning(t search.Tuning) {
 	l.tuneWhy = t.Why
 	l.searchOpts.Tuning = t
 	l.eng = l.eng.WithTuning(t)
 }
 
-// readTuning reads a kept choice; false when there is none of this
-// version for this vault.
-func readTuning(path, root string) (search.Tuning, bool) {
-	raw, err := os.ReadFile(path)
+// keptTuning reads the choice kept in the index; false when there is none
+// of this version for this vault.
+func (l *loaded) keptTuning(ctx context.Context) (search.Tuning, bool) {
+	raw, err := l.ix.SelfTune(ctx)
 	if err != nil {
+		l.logger.Warn("could not read the kept self-tuned weights; choosing again", "err", err)
 		return search.Tuning{}, false
 	}
+	return decodeTuning(raw, l.root)
+}
+
+// keepTuning keeps t in the index; a failure only costs a new choice at
+// the next start.
+func (l *loaded) keepTuning(t search.Tuning) {
+	raw, err := encodeTuning(l.root, t)
+	if err == nil {
+		err = l.ix.KeepSelfTune(raw)
+	}
+	if err != nil {
+		l.logger.Warn("could not keep the self-tuned weights; they will be computed again at the next start", "err", err)
+	}
+}
+
+// decodeTuning reads a kept choice; false when there is none of this
+// version for this vault, or it is damaged.
+func decodeTuning(raw, root string) (search.Tuning, bool) {
 	var s savedTuning
-	if json.Unmarshal(raw, &s) != nil || s.Version != selfTuneVersion || s.Root != root || s.Tuning.Why == "" {
+	if raw == "" || json.Unmarshal([]byte(raw), &s) != nil || s.Version != selfTuneVersion || s.Root != root || s.Tuning.Why == "" {
 		return search.Tuning{}, false
 	}
 	return s.Tuning, true
 }
 
-// writeTuning keeps a choice (written to a temporary file, then renamed).
-func writeTuning(path, root string, t search.Tuning) error {
-	raw, err := json.MarshalIndent(savedTuning{Version: selfTuneVersion, Root: root, Tuning: t}, "", "  ")
-	if err != nil {
-		return err
+// encodeTuning is the kept form of t, made for the vault at root.
+func encodeTuning(root string, t search.Tuning) (string, error) {
+	raw, err := json.Marshal(savedTuning{Version: selfTuneVersion, Root: root, Tuning: t})
+	return string(raw), err
+}
+
+// tuneInBackground makes the choice applySelfTune left pending, after
+// the server is ready: at most rankers.SelfTuneBackgroundBudget, stopped
+// by ctx or Close. The choice is kept in the index and swapped in as a
+// live update is (under l.mu, through l.swap), then logged. Call it once,
+// after newServer set l.onSwap.
+func (l *loaded) tuneInBackground(ctx context.Context) {
+	if !l.tunePending {
+		return
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, raw, 0o600); err != nil {
-		return err
+	ctx, cancel := context.WithTimeout(ctx, rankers.SelfTuneBackgroundBudget)
+	l.tuneCancel, l.tuneDone = cancel, make(chan struct{})
+	l.mu.Lock()
+	eng := l.eng
+	l.mu.Unlock()
+	go func() {
+		defer close(l.tuneDone)
+		defer cancel()
+		choose := (*search.Engine).SelfTune
+		if l.tuneChoose != nil {
+			choose = l.tuneChoose
+		}
+		start := time.Now()
+		t, err := choose(eng, ctx)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			l.logger.Warn(fmt.Sprintf("self-tuning the weights took over %s; the defaults stay (enquire-mcp index computes the choice without a bound)", rankers.SelfTuneBackgroundBudget))
+			return
+		case err != nil && ctx.Err() != nil:
+			return // shutting down
+		case err != nil:
+			l.logger.Warn("self-tuning the weights failed; the defaults stay", "err", err)
+			return
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.keepTuning(t)
+		l.useTuning(t)
+		l.swap(l.eng)
+		l.logger.Info("self-tuned weights applied", "weights_chosen_by", t.Why, "ms", time.Since(start).Milliseconds())
+		if l.tuneApplied != nil {
+			l.tuneApplied(t)
+		}
+	}()
+}
+
+// stopTuning cancels a background choice and waits for it (Close does,
+// before the index closes).
+func (l *loaded) stopTuning() {
+	if l.tuneCancel != nil {
+		l.tuneCancel()
+		<-l.tuneDone
 	}
-	return os.Rename(tmp, path)
 }

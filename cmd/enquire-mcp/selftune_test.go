@@ -1,47 +1,84 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-func TestTuningFileRoundTrip(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "index.db.selftune.json")
-	if _, ok := readTuning(path, "/v"); ok {
-		t.Fatal("a missing file read as a choice")
-	}
+func TestTuningEncoding(t *testing.T) {
 	want := search.Tuning{Weights: map[string]float64{"bm25": 1, "tfidf": 2, "feedback": 0.5}, Kind: "link", Queries: 40, Gain: 0.02, T: 2.5, Why: "chosen"}
-	if err := writeTuning(path, "/v", want); err != nil {
+	raw, err := encodeTuning("/v", want)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := readTuning(path, "/other"); ok {
-		t.Error("a choice made for another vault was read")
-	}
-	got, ok := readTuning(path, "/v")
+	got, ok := decodeTuning(raw, "/v")
 	if !ok || got.Why != want.Why || got.Weights["tfidf"] != 2 || got.Queries != 40 {
 		t.Fatalf("read %+v, %v; want %+v", got, ok, want)
 	}
 	for name, text := range map[string]string{
-		"another version": `{"version": 0, "root": "/v", "tuning": {"why": "old"}}`,
-		"damaged":         `{"version": 1, "root": "/v", "tun`,
-		"no reason":       `{"version": 1, "root": "/v", "tuning": {}}`,
+		"none":            "",
+		"another vault":   raw,
+		"another version": `{"version": 0, "root": "/other", "tuning": {"why": "old"}}`,
+		"damaged":         `{"version": 1, "root": "/other", "tun`,
+		"no reason":       `{"version": 1, "root": "/other", "tuning": {}}`,
 	} {
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := readTuning(path, "/v"); ok {
+		if _, ok := decodeTuning(text, "/other"); ok {
 			t.Errorf("%s: read as a valid choice", name)
 		}
 	}
 }
 
+// fixtureRoot is the real path of the fixture vault (as load sees it).
+func fixtureRoot(t *testing.T) string {
+	t.Helper()
+	root, err := vault.RealRoot(fixtureVault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// keptIn reads the choice kept in the index file.
+func keptIn(t *testing.T, file string) string {
+	t.Helper()
+	ix, err := index.Open(context.Background(), file, index.NewSettings(fixtureRoot(t), false, chunk.DefaultOptions), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	raw, err := ix.SelfTune(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// plant keeps text as the choice in the index file.
+func plant(t *testing.T, file, text string) {
+	t.Helper()
+	ix, err := index.Open(context.Background(), file, index.NewSettings(fixtureRoot(t), false, chunk.DefaultOptions), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.KeepSelfTune(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestEvalSelfTune: eval reports the self-tuned weights, keeps the choice
-// beside the index, reads it back on the next run instead of computing it
+// in the index, reads it back on the next run instead of computing it
 // again, and --no-self-tune turns it off.
 func TestEvalSelfTune(t *testing.T) {
 	ix := filepath.Join(t.TempDir(), "index.db")
@@ -63,59 +100,213 @@ func TestEvalSelfTune(t *testing.T) {
 	if first == "" || strings.HasPrefix(first, "off") {
 		t.Fatalf("first run: %q", first)
 	}
-	root := keptRoot(t, selfTunePath(ix))
-	kept, ok := readTuning(selfTunePath(ix), root)
-	if !ok || kept.Why != first {
-		t.Fatalf("kept %+v (%v), reported %q", kept, ok, first)
-	}
-	planted := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.5}, Why: "planted choice"}
-	if err := writeTuning(selfTunePath(ix), root, planted); err != nil {
+	root, err := vault.RealRoot("../../testdata/quality-workshop/vault")
+	if err != nil {
 		t.Fatal(err)
 	}
+	open := func() *index.Index {
+		t.Helper()
+		x, err := index.Open(context.Background(), ix, index.NewSettings(root, false, chunk.DefaultOptions), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	x := open()
+	raw, err := x.SelfTune(context.Background())
+	kept, ok := decodeTuning(raw, root)
+	if err != nil || !ok || kept.Why != first {
+		t.Fatalf("kept %+v (%v, %v), reported %q", kept, ok, err, first)
+	}
+	planted, _ := encodeTuning(root, search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.5}, Why: "planted choice"})
+	if err := x.KeepSelfTune(planted); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
 	if got := line(); got != "planted choice" {
 		t.Errorf("second run computed again (%q) instead of reading the kept choice", got)
 	}
 	if got := line("--no-self-tune"); got != "off: --no-self-tune" {
 		t.Errorf("--no-self-tune: %q", got)
 	}
+	x = open()
+	damaged := `{"version": 1, "root": "` + root + `", "tun`
+	if err := x.KeepSelfTune(damaged); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	if got := line(); got != first {
+		t.Errorf("after a damaged choice: %q, want it made again (%q)", got, first)
+	}
 }
 
 // TestIndexRetunes: the index command makes the choice again, whatever
-// was kept.
+// was kept, and keeps it in the index; --rebuild drops a kept choice.
 func TestIndexRetunes(t *testing.T) {
 	ix := filepath.Join(t.TempDir(), "index.db")
-	root, err := filepath.EvalSymlinks(filepath.Join("..", "..", "testdata", "vault"))
-	if err != nil {
-		t.Fatal(err)
+	root := fixtureRoot(t)
+	run := func(args ...string) {
+		t.Helper()
+		if code, _, stderr := runCLI(t, append([]string{"index", "--vault", fixtureVault, "--index-file", ix}, args...)...); code != 0 {
+			t.Fatalf("code %d, stderr %s", code, stderr)
+		}
 	}
-	if root, err = filepath.Abs(root); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeTuning(selfTunePath(ix), root, search.Tuning{Why: "planted choice"}); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := runCLI(t, "index", "--vault", "../../testdata/vault", "--index-file", ix); code != 0 {
-		t.Fatalf("code %d, stderr %s", code, stderr)
-	}
-	if keptRoot(t, selfTunePath(ix)) != root {
-		t.Fatalf("kept for %q, want %q", keptRoot(t, selfTunePath(ix)), root)
-	}
-	got, ok := readTuning(selfTunePath(ix), root)
+	run()
+	planted, _ := encodeTuning(root, search.Tuning{Why: "planted choice"})
+	plant(t, ix, planted)
+	run()
+	got, ok := decodeTuning(keptIn(t, ix), root)
 	if !ok || got.Why == "planted choice" || !strings.Contains(got.Why, "link queries") {
 		t.Errorf("after index: %+v, %v", got, ok)
 	}
+	plant(t, ix, planted)
+	run("--rebuild")
+	if got, ok := decodeTuning(keptIn(t, ix), root); !ok || got.Why == "planted choice" {
+		t.Errorf("after index --rebuild: %+v, %v", got, ok)
+	}
+	if _, err := os.Stat(ix + ".selftune.json"); err == nil {
+		t.Error("a side file was written")
+	}
 }
 
-// keptRoot is the vault a kept choice names.
-func keptRoot(t *testing.T, path string) string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
+// TestServeTunesInBackground: with no kept choice, a serve-like load is
+// ready with the default weights and says the choice is pending; the
+// background choice then swaps in an engine with the weights a
+// synchronous choice (index, eval) makes, and keeps it in the index.
+func TestServeTunesInBackground(t *testing.T) {
+	ctx := context.Background()
+	logger := slog.New(slog.DiscardHandler)
+	sync := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "sync.db"), maxFileSize: 1 << 20}
+	ls, err := sync.load(ctx, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s savedTuning
-	if err := json.Unmarshal(raw, &s); err != nil {
+	want := ls.eng.Tuning()
+	ls.Close()
+	if want.Why == "" || want.Why == tunePendingWhy {
+		t.Fatalf("synchronous choice: %+v", want)
+	}
+
+	file := filepath.Join(t.TempDir(), "serve.db")
+	vf := &vaultFlags{vault: fixtureVault, indexFile: file, maxFileSize: 1 << 20, tuneLater: true}
+	l, err := vf.load(ctx, logger)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Root
+	defer l.Close()
+	if !l.tunePending || l.eng.Tuning().Why != tunePendingWhy || l.tuneWhy != tunePendingWhy || l.eng.Tuning().Weights != nil {
+		t.Fatalf("ready with %+v (%q, pending %v); want the defaults, pending", l.eng.Tuning(), l.tuneWhy, l.tunePending)
+	}
+	if raw, err := l.ix.SelfTune(ctx); err != nil || raw != "" {
+		t.Fatalf("a choice was kept before ready: %q, %v", raw, err)
+	}
+	served := make(chan *search.Engine, 4)
+	l.onSwap = func(e *search.Engine) { served <- e }
+	applied := make(chan search.Tuning, 1)
+	l.tuneApplied = func(t search.Tuning) { applied <- t }
+	l.tuneInBackground(ctx)
+	var got search.Tuning
+	select {
+	case got = <-applied:
+	case <-time.After(time.Minute): // a guard against a hang, not a timing
+		t.Fatal("the background choice was never applied")
+	}
+	e := <-served
+	if got.Why != want.Why || e.Tuning().Why != want.Why || !sameWeights(e.Weights(), ls.eng.Weights()) {
+		t.Errorf("applied %q, server holds %q with %v; want %q with %v", got.Why, e.Tuning().Why, e.Weights(), want.Why, ls.eng.Weights())
+	}
+	if kept, ok := decodeTuning(keptIn(t, file), l.root); !ok || kept.Why != want.Why {
+		t.Errorf("kept %+v, %v", kept, ok)
+	}
+}
+
+func sameWeights(a, b map[string]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestServeSwapsTunedWeights: while the background choice runs (held by
+// the test), the server searches with the default weights; once it is
+// made, the server's engine searches with the chosen ones. Close stops a
+// choice still running and keeps nothing.
+func TestServeSwapsTunedWeights(t *testing.T) {
+	ctx := context.Background()
+	chosen := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.25}, Why: "chosen by the test"}
+	load := func(choose func(*search.Engine, context.Context) (search.Tuning, error)) (*loaded, chan *search.Engine, chan search.Tuning) {
+		t.Helper()
+		vf := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "serve.db"), maxFileSize: 1 << 20, tuneLater: true}
+		l, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		served, applied := make(chan *search.Engine, 4), make(chan search.Tuning, 1)
+		l.onSwap = func(e *search.Engine) { served <- e }
+		l.tuneApplied = func(t search.Tuning) { applied <- t }
+		l.tuneChoose = choose
+		return l, served, applied
+	}
+	release, started := make(chan struct{}), make(chan struct{})
+	l, served, applied := load(func(e *search.Engine, ctx context.Context) (search.Tuning, error) {
+		close(started)
+		<-release
+		return chosen, nil
+	})
+	defer l.Close()
+	l.tuneInBackground(ctx)
+	<-started
+	l.mu.Lock()
+	before := l.eng
+	l.mu.Unlock()
+	if w := before.Weights(); w["bm25"] != rankers.WeightBM25 || w["tfidf"] != rankers.WeightTFIDF || before.Tuning().Why != tunePendingWhy {
+		t.Fatalf("while choosing: %v (%q), want the default BM25 and TF-IDF weights, pending", w, before.Tuning().Why)
+	}
+	if _, err := before.Search(ctx, search.Request{Query: "project", Limit: 5}); err != nil {
+		t.Fatalf("search while choosing: %v", err)
+	}
+	close(release)
+	if got := <-applied; got.Why != chosen.Why {
+		t.Fatalf("applied %q", got.Why)
+	}
+	after := <-served
+	if !hasWeights(after.Weights(), chosen.Weights) || after.Tuning().Why != chosen.Why || l.tuneWhy != chosen.Why {
+		t.Errorf("after: %v (%q, %q), want %v", after.Weights(), after.Tuning().Why, l.tuneWhy, chosen.Weights)
+	}
+	if kept, ok := decodeTuning(keptIn(t, l.ix.Path()), l.root); !ok || kept.Why != chosen.Why {
+		t.Errorf("kept %+v, %v", kept, ok)
+	}
+
+	stopped := make(chan struct{})
+	l2, served2, _ := load(func(e *search.Engine, ctx context.Context) (search.Tuning, error) {
+		close(stopped)
+		<-ctx.Done()
+		return search.Tuning{}, ctx.Err()
+	})
+	l2.tuneInBackground(ctx)
+	<-stopped
+	if err := l2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(served2) != 0 {
+		t.Error("a cancelled choice swapped an engine in")
+	}
+	if raw := keptIn(t, l2.ix.Path()); raw != "" {
+		t.Errorf("a cancelled choice was kept: %q", raw)
+	}
+}
+
+// hasWeights reports whether all holds every weight of some.
+func hasWeights(all, some map[string]float64) bool {
+	for k, v := range some {
+		if w, ok := all[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }

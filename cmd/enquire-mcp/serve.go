@@ -42,7 +42,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	logger := stderrLogger(stderr)
-	vf.keepState = true
+	vf.keepState, vf.tuneLater = true, true
 	l, err := vf.load(ctx, logger)
 	if err != nil {
 		return err
@@ -53,6 +53,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	defer stop()
 	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(ctx, l, logger, "stdio")
+	l.tuneInBackground(ctx)
 	if err := srv.MCP().Run(ctx, stdio.Std(logger)); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -163,25 +163,26 @@ func (l *loaded) adoptMem(ctx context.Context, saved *search.Engine) {
 // that the next serve or search starts from it: cheaply from the state
 // saved before when there is one, else by loading every file once. It
 // says which it did.
-func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (string, error) {
+func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (how, tuned string, err error) {
 	l, err := v.load(ctx, errorLogger(stderr))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer l.Close()
+	tuned = l.tuneSummary()
 	if l.ix == nil {
-		return "none (no index)", nil
+		return "none (no index)", tuned, nil
 	}
 	if l.fromState && l.changedSince == 0 && l.memWhy == "" {
-		return "up to date", nil
+		return "up to date", tuned, nil
 	}
 	if err := l.saveState(l.eng, l.stateKey(), index.StatePath(l.ix.Path())); err != nil {
-		return "", err
+		return "", "", err
 	}
 	if l.fromState {
-		return fmt.Sprintf("updated (%d files changed since it was saved)", l.changedSince), nil
+		return fmt.Sprintf("updated (%d files changed since it was saved)", l.changedSince), tuned, nil
 	}
-	return "saved (built from the files)", nil
+	return "saved (built from the files)", tuned, nil
 }
 
 type walkResult struct {

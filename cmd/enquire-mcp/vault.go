@@ -49,6 +49,9 @@ type vaultFlags struct {
 	// vault's own queries choose (selftune.go); retune computes that
 	// choice again instead of reading the kept one (the index command).
 	noSelfTune, retune bool
+	// tuneLater (serve, serve-http) defers a choice the index does not
+	// keep to tuneInBackground, after ready.
+	tuneLater bool
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -187,6 +190,17 @@ type loaded struct {
 	// tuneWhy says which weights the vault's own queries chose, or why
 	// none (applySelfTune).
 	tuneWhy string
+	// tuneTook is how long a choice made during load took (0: none was).
+	tuneTook time.Duration
+	// tunePending says the choice is left to tuneInBackground, which
+	// sets tuneCancel and tuneDone; tuneApplied (tests) is called with
+	// the choice once it is swapped in, l.mu held; tuneChoose (tests)
+	// replaces search.Engine.SelfTune there.
+	tunePending bool
+	tuneCancel  context.CancelFunc
+	tuneDone    chan struct{}
+	tuneApplied func(search.Tuning)
+	tuneChoose  func(*search.Engine, context.Context) (search.Tuning, error)
 	// memWhy says why the in-memory BM25 copy saved with the engine state
 	// was not used ("" when it was).
 	memWhy string
@@ -194,8 +208,10 @@ type loaded struct {
 	early chan restored
 }
 
-// Close saves the engine state if a save is due and closes the index.
+// Close stops a background self-tuning, saves the engine state if a save
+// is due and closes the index.
 func (l *loaded) Close() error {
+	l.stopTuning()
 	l.flushState()
 	if l.ix != nil {
 		return l.ix.Close()
