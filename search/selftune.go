@@ -159,7 +159,8 @@ func mean(xs []float64) float64 {
 }
 
 // pairedT is the paired t statistic of a − b: 0 when they never differ,
-// ±Inf when they differ by the same amount everywhere.
+// ±MaxFloat64 when they differ by the same amount everywhere (finite, so
+// that the kept choice encodes as JSON).
 func pairedT(a, b []float64) float64 {
 	d := make([]float64, len(a))
 	for i := range a {
@@ -173,7 +174,7 @@ func pairedT(a, b []float64) float64 {
 	case m == 0 || len(d) < 2:
 		return 0
 	case v == 0:
-		return math.Inf(int(math.Copysign(1, m)))
+		return math.Copysign(math.MaxFloat64, m)
 	}
 	return m / math.Sqrt(v/float64(len(d)-1)/float64(len(d)))
 }

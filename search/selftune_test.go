@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestDecide(t *testing.T) {
 		{"nothing beats the default", [][]float64{{1, 0.5, 0}, {1, 0.5, 0}, {0.5, 0.5, 0}}, 0, 0, 0},
 		{"a tie goes to the first", [][]float64{{0, 0, 0}, {1, 0, 0.5}, {1, 0.5, 0}}, 1, 0.5, 0.5 / (math.Sqrt(0.25) / math.Sqrt(3))},
 		{"the best mean wins", [][]float64{{0.5, 0.5}, {0.5, 1}, {1, 0.8}}, 2, 0.4, 4},
-		{"a constant gain is certain", [][]float64{{0, 0}, {1, 1}}, 1, 1, math.Inf(1)},
+		{"a constant gain is certain", [][]float64{{0, 0}, {1, 1}}, 1, 1, math.MaxFloat64},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			best, gain, tt := decide(tc.scores)
@@ -79,5 +80,14 @@ func TestSelfTuneFixture(t *testing.T) {
 	}
 	if again.Why != first.Why {
 		t.Errorf("second run (from a tuned engine) says %q, first %q", again.Why, first.Why)
+	}
+}
+
+// A certain gain (every query gains the same) must still be kept: the
+// choice is stored as JSON, which has no infinities.
+func TestTuningWithCertainGainEncodes(t *testing.T) {
+	tu := Tuning{T: pairedT([]float64{1, 1, 1}, []float64{0, 0, 0}), Why: "chosen"}
+	if _, err := json.Marshal(tu); err != nil {
+		t.Fatalf("a certain gain's t does not encode: %v", err)
 	}
 }

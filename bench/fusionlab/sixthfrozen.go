@@ -63,16 +63,7 @@ func (r frozenRule) choose(sets []*set, g string) (gridConfig, string) {
 // expSixthFrozen scores the frozen candidates on every judged set (named
 // GROUP_NAME; self sets are GROUP_sKIND).
 func expSixthFrozen(sets []*set) {
-	groups, judged := []string{}, []*set{}
-	for _, s := range sets {
-		g, n, _ := strings.Cut(s.name, "_")
-		if !strings.Contains(strings.Join(groups, ","), g) {
-			groups = append(groups, g)
-		}
-		if !strings.HasPrefix(n, "s") {
-			judged = append(judged, s)
-		}
-	}
+	groups, judged := splitGroups(sets)
 	head := "rule"
 	for _, s := range judged {
 		head += "\t" + s.name
@@ -99,4 +90,22 @@ func expSixthFrozen(sets []*set) {
 		}
 		fmt.Println(row + fmt.Sprintf("\t%.4f\t%s", hand, strings.Join(why, " ")))
 	}
+}
+
+// splitGroups returns the vault groups of sets (a set is named
+// GROUP_NAME), in order of appearance, and the judged sets among them
+// (self-supervised sets are named GROUP_sKIND).
+func splitGroups(sets []*set) (groups []string, judged []*set) {
+	seen := map[string]bool{}
+	for _, s := range sets {
+		g, n, _ := strings.Cut(s.name, "_")
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+		if !strings.HasPrefix(n, "s") {
+			judged = append(judged, s)
+		}
+	}
+	return groups, judged
 }

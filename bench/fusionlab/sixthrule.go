@@ -79,14 +79,7 @@ func expSixthRule(sets []*set) {
 			}
 		}
 	}
-	groups, judged := map[string]bool{}, []*set{}
-	for _, s := range sets {
-		g, n, _ := strings.Cut(s.name, "_")
-		groups[g] = true
-		if !strings.HasPrefix(n, "s") {
-			judged = append(judged, s)
-		}
-	}
+	groups, judged := splitGroups(sets)
 	head := "rule\tchoices"
 	for _, s := range judged {
 		head += "\t" + s.name
@@ -96,7 +89,7 @@ func expSixthRule(sets []*set) {
 	for _, r := range rules {
 		chosen := map[string]gridConfig{}
 		desc := ""
-		for g := range groups {
+		for _, g := range groups {
 			chosen[g] = gridConfig{"def", def}
 			var pool []*query
 			for _, s := range sets {
