@@ -79,16 +79,8 @@ func expSixthFrozen(sets []*set) {
 				why = append(why, w)
 			}
 		}
-		row, hand := r.name, 0.0
-		for _, s := range judged {
-			g, n, _ := strings.Cut(s.name, "_")
-			v, _ := score(s, weighted(chosen[g].w))
-			row += fmt.Sprintf("\t%.4f", v)
-			if !strings.HasPrefix(n, "vl") {
-				hand += v
-			}
-		}
-		fmt.Println(row + fmt.Sprintf("\t%.4f\t%s", hand, strings.Join(why, " ")))
+		row, hand := scoreRow(judged, chosen)
+		fmt.Println(r.name + row + fmt.Sprintf("\t%.4f\t%s", hand, strings.Join(why, " ")))
 	}
 }
 
@@ -108,4 +100,19 @@ func splitGroups(sets []*set) (groups []string, judged []*set) {
 		}
 	}
 	return groups, judged
+}
+
+// scoreRow scores every judged set under its group's chosen weights: the
+// tab-led nDCG@10 cells, and their sum over the hand-written sets (those
+// not named GROUP_vl…).
+func scoreRow(judged []*set, chosen map[string]gridConfig) (row string, hand float64) {
+	for _, s := range judged {
+		g, n, _ := strings.Cut(s.name, "_")
+		v, _ := score(s, weighted(chosen[g].w))
+		row += fmt.Sprintf("\t%.4f", v)
+		if !strings.HasPrefix(n, "vl") {
+			hand += v
+		}
+	}
+	return row, hand
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
 // selfRule chooses a vault's weights from its self-supervised sets: pool
@@ -121,16 +119,7 @@ func expSixthRule(sets []*set) {
 				desc += fmt.Sprintf("[%s=%s(+%.3f,t%.1f)] ", g, best.name, bestV-base, t)
 			}
 		}
-		row, hand := r.name+"\t"+strings.TrimSpace(desc), 0.0
-		for _, s := range judged {
-			g, n, _ := strings.Cut(s.name, "_")
-			v, _ := score(s, weighted(chosen[g].w))
-			row += fmt.Sprintf("\t%.4f", v)
-			if !strings.HasPrefix(n, "vl") {
-				hand += v
-			}
-		}
-		fmt.Println(row + fmt.Sprintf("\t%.4f", hand))
+		row, hand := scoreRow(judged, chosen)
+		fmt.Println(r.name + "\t" + strings.TrimSpace(desc) + row + fmt.Sprintf("\t%.4f", hand))
 	}
-	_ = rankers.SignalBM25
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,24 +213,12 @@ func TestServeTunesInBackground(t *testing.T) {
 		t.Fatal("the background choice was never applied")
 	}
 	e := <-served
-	if got.Why != want.Why || e.Tuning().Why != want.Why || !sameWeights(e.Weights(), ls.eng.Weights()) {
+	if got.Why != want.Why || e.Tuning().Why != want.Why || !maps.Equal(e.Weights(), ls.eng.Weights()) {
 		t.Errorf("applied %q, server holds %q with %v; want %q with %v", got.Why, e.Tuning().Why, e.Weights(), want.Why, ls.eng.Weights())
 	}
 	if kept, ok := decodeTuning(keptIn(t, file), l.root); !ok || kept.Why != want.Why {
 		t.Errorf("kept %+v, %v", kept, ok)
 	}
-}
-
-func sameWeights(a, b map[string]float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestServeSwapsTunedWeights: while the background choice runs (held by
