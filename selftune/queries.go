@@ -8,8 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -34,17 +34,19 @@ type Query struct {
 	Source int
 }
 
-// Build returns at most max queries of the given kind from snap, sampled
+// Build returns at most limit queries of the given kind from snap, sampled
 // with a fixed seed so that the same vault always gives the same set.
 // Kept, as for the vault-links sets: texts of ≥ 2 words (≥ 3 characters
 // when written in CJK) that do not contain the answer's title and that
 // name exactly one note across the vault.
-func Build(snap *vault.Snapshot, kind string, max int) []Query {
+func Build(snap *vault.Snapshot, kind string, limit int) []Query {
 	var cands []Query
+	var keys []string
 	targets := map[string]map[int]bool{}
 	add := func(q Query) {
 		key := strings.ToLower(strings.Join(strings.Fields(q.Text), " "))
 		if targets[key] == nil {
+			keys = append(keys, key)
 			targets[key] = map[int]bool{}
 			cands = append(cands, q)
 		}
@@ -69,17 +71,16 @@ func Build(snap *vault.Snapshot, kind string, max int) []Query {
 		}
 	}
 	var out []Query
-	for _, q := range cands {
-		key := strings.ToLower(strings.Join(strings.Fields(q.Text), " "))
-		if len(targets[key]) == 1 && enoughText(q.Text) &&
+	for i, q := range cands {
+		if len(targets[keys[i]]) == 1 && enoughText(q.Text) &&
 			!strings.Contains(strings.ToLower(q.Text), strings.ToLower(snap.Notes[q.Target].Title)) {
 			out = append(out, q)
 		}
 	}
-	if len(out) > max {
+	if len(out) > limit {
 		r := rand.New(rand.NewPCG(12, 6))
 		r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-		out = out[:max]
+		out = out[:limit]
 		slices.SortFunc(out, func(a, b Query) int {
 			if a.Source != b.Source {
 				return a.Source - b.Source
@@ -105,7 +106,7 @@ func enoughText(s string) bool {
 	}
 	cjk := 0
 	for _, r := range s {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+		if analysis.IsCJK(r) {
 			cjk++
 		}
 	}
