@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -51,17 +52,33 @@ func (ix *Index) loadGeneration() {
 
 // readGeneration returns the generation of the index c reads, "" when it
 // has none.
-func readGeneration(c *sqlite3.Conn) (string, error) {
-	st, _, err := c.Prepare(`SELECT value FROM meta WHERE key = 'generation'`)
+func readGeneration(c *sqlite3.Conn) (string, error) { return metaValue(c, "generation") }
+
+// metaValue returns the value of key in the meta table c reads, "" when
+// it has none.
+func metaValue(c *sqlite3.Conn, key string) (string, error) {
+	st, _, err := c.Prepare(`SELECT value FROM meta WHERE key = ?`)
 	if err != nil {
 		return "", err
 	}
 	defer st.Close()
-	gen := ""
-	if st.Step() {
-		gen = st.ColumnText(0)
+	if err := bindAll(st, key); err != nil {
+		return "", err
 	}
-	return gen, st.Err()
+	v := ""
+	if st.Step() {
+		v = st.ColumnText(0)
+	}
+	return v, st.Err()
+}
+
+// readMeta is metaValue on a read connection.
+func (ix *Index) readMeta(ctx context.Context, key string) (v string, err error) {
+	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+		v, err = metaValue(c, key)
+		return err
+	})
+	return v, err
 }
 
 // Generation is the index's generation: a random id that changes when

@@ -24,21 +24,7 @@ const metaPrivacy = "privacy_rules"
 // storedPrivacy returns the rules hash recorded by the last completed
 // purge ("" when none was).
 func (ix *Index) storedPrivacy(ctx context.Context) (string, error) {
-	var h string
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT value FROM meta WHERE key = ?`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		if err := bindAll(st, metaPrivacy); err != nil {
-			return err
-		}
-		if st.Step() {
-			h = st.ColumnText(0)
-		}
-		return st.Err()
-	})
+	h, err := ix.readMeta(ctx, metaPrivacy)
 	if err != nil {
 		return "", fmt.Errorf("index %s: read privacy rules: %w", ix.path, err)
 	}

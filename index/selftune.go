@@ -15,21 +15,7 @@ const metaSelfTune = "selftune"
 // SelfTune returns the kept self-tuned choice as written by KeepSelfTune
 // ("" when none is kept).
 func (ix *Index) SelfTune(ctx context.Context) (string, error) {
-	var v string
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT value FROM meta WHERE key = ?`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		if err := bindAll(st, metaSelfTune); err != nil {
-			return err
-		}
-		if st.Step() {
-			v = st.ColumnText(0)
-		}
-		return st.Err()
-	})
+	v, err := ix.readMeta(ctx, metaSelfTune)
 	if err != nil {
 		return "", fmt.Errorf("index %s: read the self-tuned weights: %w", ix.path, err)
 	}
