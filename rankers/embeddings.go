@@ -91,18 +91,27 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 }
 
 // denseBudget is the largest float32 copy of the vectors kept for speed.
-// A full scan over float32 rows takes about two thirds of the CPU of one
-// over the int8 rows (BenchmarkEmbeddingsRank), which matters where every
-// query scans every row: up to the prefilter limit. So the copy is made
-// for at most DefaultPrefilterLimit rows (50,000 × 384 dimensions is 77
-// MB) and within this budget, which a 1,536-dimension remote model
+// Without the int8 vector kernel (dot8Rows, AVX2) a full scan over
+// float32 rows takes about two thirds of the CPU of one over the int8
+// rows (BenchmarkEmbeddingsRank), which matters where every query scans
+// every row: up to the prefilter limit. So, on such CPUs, the copy is
+// made for at most DefaultPrefilterLimit rows (50,000 × 384 dimensions is
+// 77 MB) and within this budget, which a 1,536-dimension remote model
 // exceeds at 22,000 chunks; bigger vaults, whose dense stage the
 // prefilter confines to the lexical candidates, keep int8 only (at
 // 138,000 chunks of 100 dimensions: 14 MB instead of 69 MB).
 const denseBudget = 128 << 20
 
+// denseCopyPays reports whether a float32 copy of rows vectors holding
+// components values in all speeds up the scan: not where the int8 kernel
+// scans (it reads a quarter of the bytes), nor past the prefilter limit
+// or denseBudget.
+func denseCopyPays(rows, components int, int8Kernel bool) bool {
+	return !int8Kernel && rows <= DefaultPrefilterLimit && 4*components <= denseBudget
+}
+
 // settle makes the float32 copy of the rows where it pays (see
-// denseBudget). Each component is scale × stored value rounded to
+// denseCopyPays). Each component is scale × stored value rounded to
 // float32, so dot over it equals dot8 over the stored row to the bit.
 func (e *Embeddings) settle() { e.settleFrom(nil, nil) }
 
@@ -110,14 +119,18 @@ func (e *Embeddings) settle() { e.settleFrom(nil, nil) }
 // are prev's rows kept (row r is prev's row kept[r]), whose float32 copy,
 // if prev has one, is copied rather than computed again.
 func (e *Embeddings) settleFrom(prev *Embeddings, kept []int32) {
-	if len(e.scales) > DefaultPrefilterLimit || 4*len(e.vecs) > denseBudget {
-		e.dense = nil
-		return
+	e.dense = nil
+	if denseCopyPays(len(e.scales), len(e.vecs), haveDot8Lanes) {
+		e.fillDense(prev, kept)
 	}
+}
+
+// fillDense makes the float32 copy of every row (see settleFrom).
+func (e *Embeddings) fillDense(prev *Embeddings, kept []int32) {
 	e.dense = make([]float32, len(e.vecs))
 	for r, scale := range e.scales {
 		row := e.dense[r*e.dim : (r+1)*e.dim]
-		if r < len(kept) && prev.dense != nil {
+		if r < len(kept) && prev != nil && prev.dense != nil {
 			copy(row, prev.dense[int(kept[r])*e.dim:])
 			continue
 		}
@@ -222,13 +235,13 @@ func (e *Embeddings) scores(q []float32) *[]float32 {
 		go func() {
 			defer wg.Done()
 			switch {
+			case e.dense != nil: // only where the int8 kernel is missing
+				dotRows(q, e.dense[lo*e.dim:hi*e.dim], e.dim, out[lo:hi])
+				return
 			case haveDot8Lanes:
 				// The vector kernel reads a quarter of the bytes of
-				// the float32 copy: the scan is bound by memory.
+				// a float32 copy: the scan is bound by memory.
 				dot8Rows(q, e.vecs[lo*e.dim:hi*e.dim], e.scales[lo:hi], e.dim, out[lo:hi])
-				return
-			case e.dense != nil:
-				dotRows(q, e.dense[lo*e.dim:hi*e.dim], e.dim, out[lo:hi])
 				return
 			}
 			for r := lo; r < hi; r++ {

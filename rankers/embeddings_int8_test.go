@@ -71,9 +71,7 @@ func int8Bytes(v []int8) []byte {
 // copies the kept rows' floats instead of computing them again.
 func TestDenseCopyScoresAsStored(t *testing.T) {
 	e := syntheticEmbeddings(300, 100, 3)
-	if e.dense == nil {
-		t.Fatal("300 × 100 components: want the float32 copy")
-	}
+	e.fillDense(nil, nil) // whatever this CPU's scan uses (denseCopyPays)
 	// An update that keeps every other row and adds two new ones.
 	u := &Embeddings{dim: e.dim, nNotes: e.nNotes}
 	var kept []int32
@@ -86,7 +84,7 @@ func TestDenseCopyScoresAsStored(t *testing.T) {
 		scale, q := quantized(unit(rng, e.dim))
 		u.addRow(scale, q, 0, 9)
 	}
-	u.settleFrom(e, kept)
+	u.fillDense(e, kept)
 	q := unit(rng, e.dim)
 	for _, x := range []*Embeddings{e, u} {
 		for r := range x.notes {
@@ -97,16 +95,21 @@ func TestDenseCopyScoresAsStored(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		rows, dim int
-		copied    bool
+		rows, dim  int
+		int8Kernel bool
+		copied     bool
 	}{
-		{DefaultPrefilterLimit, 2, true},
-		{DefaultPrefilterLimit + 1, 2, false}, // the prefilter confines the scan
-		{1000, denseBudget/4/1000 + 1, false}, // over the budget
+		{DefaultPrefilterLimit, 2, false, true},
+		{DefaultPrefilterLimit + 1, 2, false, false}, // the prefilter confines the scan
+		{1000, denseBudget/4/1000 + 1, false, false}, // over the budget
+		{1000, 100, true, false},                     // the int8 kernel scans faster
 	} {
-		x := &Embeddings{dim: tt.dim, vecs: make([]int8, tt.rows*tt.dim), scales: make([]float32, tt.rows)}
-		if x.settle(); (x.dense != nil) != tt.copied {
-			t.Errorf("%d rows × %d: float32 copy %v, want %v", tt.rows, tt.dim, x.dense != nil, tt.copied)
+		if got := denseCopyPays(tt.rows, tt.rows*tt.dim, tt.int8Kernel); got != tt.copied {
+			t.Errorf("%d rows × %d, int8 kernel %v: float32 copy %v, want %v", tt.rows, tt.dim, tt.int8Kernel, got, tt.copied)
 		}
+	}
+	x := &Embeddings{dim: 2, vecs: make([]int8, 20), scales: make([]float32, 10)}
+	if x.settle(); (x.dense != nil) != denseCopyPays(10, 20, haveDot8Lanes) {
+		t.Errorf("settle made the copy %v on a CPU whose int8 kernel is %v", x.dense != nil, haveDot8Lanes)
 	}
 }
