@@ -223,12 +223,16 @@ func FuzzSearch(f *testing.F) {
 	for _, s := range []string{`"`, `""`, `(`, `)`, `*`, `^`, `:`, `-`, `+`, `NEAR`, `AND OR NOT`, `a"b`, `"a" "b"`, "机器\"学习", "\x00", "{col}:x", `\`, "'", "x*y", "🙂"} {
 		f.Add(s)
 	}
-	c, err := sqlite3.Open(":memory:")
+	// A file, not ":memory:": the in-memory BM25 copy is built on a
+	// connection of its own to the same path (a ":memory:" path became a
+	// file of that name in the working directory).
+	path := filepath.Join(f.TempDir(), "fuzz.db")
+	c, err := sqlite3.Open(path)
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer c.Close()
-	ix := &Index{path: ":memory:", settings: NewSettings("/v", false, chunk.Options{}), write: c, readers: make(chan *sqlite3.Conn, 1)}
+	ix := &Index{path: path, settings: NewSettings("/v", false, chunk.Options{}), write: c, readers: make(chan *sqlite3.Conn, 1)}
 	if err := errors.Join(registerFTS(c), ix.create()); err != nil {
 		f.Fatal(err)
 	}
