@@ -107,6 +107,12 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 // [Engine.Update]. Its strings share data's memory: data must not be
 // modified afterwards.
 func RestoreState(ctx context.Context, data []byte, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
+	return restore(ctx, data, nil, key, root, filter, an, opts)
+}
+
+// restore is RestoreState of data, which is file's Data when file is not
+// nil (see RestoreStateFile).
+func restore(ctx context.Context, data []byte, file *wire.File, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
 	if len(data) < len(stateMagic)+4 || string(data[:len(stateMagic)]) != stateMagic {
 		return nil, fmt.Errorf("%w: not an engine state", wire.ErrCorrupt)
@@ -136,7 +142,7 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 		if tf, tfErr = rankers.DecodeTFIDF(tr, an, opts.Fields); tfErr == nil {
 			tfErr = tr.Done()
 		}
-		mem = decodeSavedMem(memSec)
+		mem = decodeSavedMem(memSec, file)
 	}()
 	snap, chunks, err := decodeNotes(notesSec, root, filter)
 	<-done
@@ -152,7 +158,7 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 		}
 	}
 	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
-	e.savedMem = mem
+	e.savedMem, e.state = mem, file
 	return e, ctx.Err()
 }
 

@@ -85,6 +85,22 @@ func (m *File) Copy(s string) string {
 	return unsafe.String(&buf[0], len(buf))
 }
 
+// ReadInto reads src, bytes of the mapped Data, into dst (at least as
+// long) with pread, not through the mapping (see Copy). It reports false,
+// and reads nothing, when src is not from the mapping or the read fails:
+// the caller then reads src itself.
+func (m *File) ReadInto(dst, src []byte) bool {
+	if m == nil || m.f == nil || len(src) == 0 || len(dst) < len(src) {
+		return false
+	}
+	off, ok := m.offset(unsafe.String(&src[0], len(src)))
+	if !ok {
+		return false
+	}
+	k, err := m.f.ReadAt(dst[:len(src)], off)
+	return err == nil && k == len(src)
+}
+
 // offset is where s lies in Data, if it does.
 func (m *File) offset(s string) (int64, bool) {
 	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))

@@ -135,3 +135,47 @@ func TestCopy(t *testing.T) {
 		t.Fatal("a file read whole copied its string")
 	}
 }
+
+// TestReadInto: bytes of the mapping are read into dst; anything else,
+// or a dst too short, reads nothing.
+func TestReadInto(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "state")
+	data := []byte(strings.Repeat("abcdefgh", 600))
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.f == nil {
+		t.Skip("no mapping on this system")
+	}
+	tests := []struct {
+		name string
+		src  []byte
+		dst  int
+		ok   bool
+	}{
+		{"inside", m.Data[8:24], 16, true},
+		{"to the end", m.Data[len(data)-3:], 3, true},
+		{"dst longer", m.Data[0:4], 10, true},
+		{"dst too short", m.Data[0:4], 3, false},
+		{"empty", m.Data[5:5], 4, false},
+		{"heap", []byte("abcdefgh"), 8, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dst := make([]byte, tt.dst)
+			if got := m.ReadInto(dst, tt.src); got != tt.ok {
+				t.Fatalf("ReadInto = %v, want %v", got, tt.ok)
+			}
+			if tt.ok && !bytes.Equal(dst[:len(tt.src)], tt.src) {
+				t.Fatalf("read %q, want %q", dst[:len(tt.src)], tt.src)
+			}
+			if !tt.ok && !bytes.Equal(dst, make([]byte, tt.dst)) {
+				t.Fatal("read something on failure")
+			}
+		})
+	}
+}
