@@ -205,7 +205,7 @@ func check(path string, answers []answer, out io.Writer) error {
 		}
 		return fmt.Errorf("%d of %d queries differ from %s", len(diffs), n, path)
 	}
-	fmt.Fprintf(out, "check: all %d queries have the same hits, order and scores as %s\n", n, path)
+	fmt.Fprintf(out, "check: all %d queries have the same hits, order, scores and snippets as %s\n", n, path)
 	return nil
 }
 
