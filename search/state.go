@@ -142,6 +142,9 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 		if tf, tfErr = rankers.DecodeTFIDF(tr, an, opts.Fields); tfErr == nil {
 			tfErr = tr.Done()
 		}
+		if tfErr == nil && file != nil {
+			tf.UseStateFile(file)
+		}
 		mem = decodeSavedMem(memSec, file)
 	}()
 	snap, chunks, err := decodeNotes(notesSec, root, filter)
