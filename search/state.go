@@ -118,7 +118,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 		return nil, fmt.Errorf("%w: not an engine state", wire.ErrCorrupt)
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(sum) {
+	if checksum(body, file) != binary.LittleEndian.Uint32(sum) {
 		return nil, fmt.Errorf("%w: checksum", wire.ErrCorrupt)
 	}
 	r := wire.NewReader(body) // from the start, so that its alignment is the file's
@@ -163,6 +163,17 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
 	e.savedMem, e.state = mem, file
 	return e, ctx.Err()
+}
+
+// checksum is the CRC of body, the start of file's Data when file is not
+// nil: then read from the file, so that the mapping is not all touched
+// (see RestoreStateFile).
+func checksum(body []byte, file *wire.File) uint32 {
+	h := crc32.New(crcTable)
+	if file.WritePrefix(h, len(body)) {
+		return h.Sum32()
+	}
+	return crc32.Checksum(body, crcTable)
 }
 
 // decodeNotes reads the notes section: the snapshot and every note's

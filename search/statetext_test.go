@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -116,4 +117,43 @@ func inMapping(f *wire.File, s string) bool {
 	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 	base := uintptr(unsafe.Pointer(&f.Data[0]))
 	return p >= base && p < base+uintptr(len(f.Data))
+}
+
+// TestRestoreStateFileRejects: a damaged or truncated state file (the
+// checksum read from the file, not the mapping) is wire.ErrCorrupt.
+func TestRestoreStateFileRejects(t *testing.T) {
+	ctx := context.Background()
+	an := analysis.New()
+	eng := loadEngine(t, vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")), an)
+	data, err := encodeState(ctx, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(at int) []byte {
+		b := append([]byte(nil), data...)
+		b[at] ^= 0x10
+		return b
+	}
+	cases := map[string][]byte{
+		"bit flipped in the notes": flip(len(data) / 3),
+		"bit flipped near the end": flip(len(data) - 6),
+		"checksum flipped":         flip(len(data) - 1),
+		"truncated by 1":           data[:len(data)-1],
+		"truncated by half":        data[:len(data)/2],
+	}
+	for name, b := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "state")
+			if err := os.WriteFile(p, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := wire.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := search.RestoreStateFile(ctx, f, stateKey, eng.Snapshot().Root, nil, an, search.Options{}); !errors.Is(err, wire.ErrCorrupt) {
+				t.Fatalf("got %v, want wire.ErrCorrupt", err)
+			}
+		})
+	}
 }

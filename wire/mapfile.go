@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"unsafe"
 )
@@ -99,6 +100,19 @@ func (m *File) ReadInto(dst, src []byte) bool {
 	}
 	k, err := m.f.ReadAt(dst[:len(src)], off)
 	return err == nil && k == len(src)
+}
+
+// WritePrefix writes the file's first n bytes (n ≤ len(Data)) to w, read
+// with pread in large blocks rather than through the mapping (a checksum
+// over a whole state file would otherwise make all of it resident). It
+// reports false, having written nothing or part, when there is no open
+// file or a read fails: the caller then reads Data itself.
+func (m *File) WritePrefix(w io.Writer, n int) bool {
+	if m == nil || m.f == nil || n < 0 || n > len(m.Data) {
+		return false
+	}
+	k, err := io.CopyBuffer(w, io.NewSectionReader(m.f, 0, int64(n)), make([]byte, 1<<20))
+	return err == nil && k == int64(n)
 }
 
 // offset is where s lies in Data, if it does.

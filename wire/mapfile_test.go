@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,5 +178,36 @@ func TestReadInto(t *testing.T) {
 				t.Fatal("read something on failure")
 			}
 		})
+	}
+}
+
+// TestWritePrefix: the first n bytes of a mapped file, read with pread;
+// nothing for a file read whole or an n out of range.
+func TestWritePrefix(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "state")
+	data := bytes.Repeat([]byte("0123456789"), 300000) // over one 1 MiB block
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.f == nil {
+		t.Skip("no mapping on this system")
+	}
+	for _, n := range []int{0, 1, 1 << 20, len(data) - 4, len(data)} {
+		var b bytes.Buffer
+		if !m.WritePrefix(&b, n) || !bytes.Equal(b.Bytes(), data[:n]) {
+			t.Fatalf("n=%d: wrote %d bytes, want the file's first %d", n, b.Len(), n)
+		}
+	}
+	for _, n := range []int{-1, len(data) + 1} {
+		if m.WritePrefix(io.Discard, n) {
+			t.Fatalf("n=%d: reported success", n)
+		}
+	}
+	if (&File{Data: data}).WritePrefix(io.Discard, 3) {
+		t.Fatal("a file read whole reported success")
 	}
 }
