@@ -34,24 +34,63 @@ func (t *TFIDF) read(ps []posting, buf *[]posting) []posting {
 }
 
 // between returns the postings of ps (sorted by doc) with a doc in
-// [lo, hi), read as read does. With a state file the binary searches read
-// single postings from the file, so a long list is not touched.
+// [lo, hi), read as read does. With a state file a list of up to
+// betweenWindow postings is read whole (one pread); in a longer one binary
+// searches over single postings read from the file narrow each end to
+// such a window first, so that a long list is neither touched through
+// the mapping nor read whole for a note's few chunks.
 func (t *TFIDF) between(ps []posting, lo, hi uint32, buf *[]posting) []posting {
 	if t.file != nil && len(ps) > 0 {
-		failed := false
-		var one [1]posting
-		doc := func(i int) uint32 {
-			if !t.file.ReadInto(postingBytes(one[:]), postingBytes(ps[i:i+1])) {
-				failed = true
-			}
-			return one[0].doc
-		}
-		j := firstAtLeast(len(ps), lo, doc)
-		k := j + firstAtLeast(len(ps)-j, hi, func(i int) uint32 { return doc(j + i) })
-		if !failed {
-			return t.read(ps[j:k], buf)
+		if got, ok := t.betweenRead(ps, lo, hi, buf); ok {
+			return got
 		}
 	}
+	return inRange(ps, lo, hi)
+}
+
+// betweenWindow is the longest run of postings between reads whole.
+const betweenWindow = 4096
+
+func (t *TFIDF) betweenRead(ps []posting, lo, hi uint32, buf *[]posting) ([]posting, bool) {
+	failed := false
+	var one [1]posting
+	doc := func(i int) uint32 {
+		if !t.file.ReadInto(postingBytes(one[:]), postingBytes(ps[i:i+1])) {
+			failed = true
+		}
+		return one[0].doc
+	}
+	// [a, b) holds every posting with a doc in [lo, hi): narrow it.
+	a, b := 0, len(ps)
+	for b-a > betweenWindow && !failed {
+		m := int(uint(a+b) >> 1)
+		d := doc(m)
+		switch {
+		case d < lo:
+			a = m + 1
+		case d >= hi:
+			b = m
+		default: // m is in range: each end lies on its side of m
+			a, b = narrowAbove(a, m, lo, doc), narrowAbove(m, b, hi, doc)
+			if !failed {
+				return t.read(ps[a:b], buf), true
+			}
+		}
+	}
+	if failed {
+		return nil, false
+	}
+	return inRange(t.read(ps[a:b], buf), lo, hi), true
+}
+
+// narrowAbove is the first i in [a, b) with doc(i) ≥ v, found by binary
+// search (b when none).
+func narrowAbove(a, b int, v uint32, doc func(int) uint32) int {
+	return a + firstAtLeast(b-a, v, func(i int) uint32 { return doc(a + i) })
+}
+
+// inRange is the postings of ps (sorted by doc) with a doc in [lo, hi).
+func inRange(ps []posting, lo, hi uint32) []posting {
 	j, _ := slices.BinarySearchFunc(ps, lo, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
 	k := j
 	for k < len(ps) && ps[k].doc < hi {

@@ -152,3 +152,34 @@ func TestBetween(t *testing.T) {
 		}
 	}
 }
+
+// TestBetweenLong: in lists longer than the window read whole, the ends
+// found by single-posting reads give the same postings as in memory.
+func TestBetweenLong(t *testing.T) {
+	ps := make([]posting, 3*betweenWindow+17)
+	for i := range ps {
+		ps[i] = posting{doc: uint32(2*i + 1), tf: float32(i)}
+	}
+	path := filepath.Join(t.TempDir(), "lists")
+	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := wire.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFile := postingsOf(f.Data)
+	last := uint32(2*len(ps) + 1)
+	file, plain := &TFIDF{file: f}, &TFIDF{}
+	for _, r := range [][2]uint32{{0, 1}, {0, 2}, {1, 2}, {0, last + 5}, {100, 104}, {7000, 7001}, {7001, 7002},
+		{last - 3, last + 9}, {3, 2*betweenWindow + 10}, {2 * betweenWindow, 2*betweenWindow + 2}, {last, last + 1}} {
+		var buf []posting
+		a, b := file.between(inFile, r[0], r[1], &buf), plain.between(ps, r[0], r[1], nil)
+		if len(a) != len(b) || (len(a) > 0 && !reflect.DeepEqual(a, b)) {
+			t.Errorf("[%d, %d): file %d postings, memory %d", r[0], r[1], len(a), len(b))
+		}
+		if len(a) > 0 && &a[0] == &inFile[0] {
+			t.Errorf("[%d, %d): read through the mapping", r[0], r[1])
+		}
+	}
+}
