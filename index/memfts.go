@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // memIndex is an in-memory copy of what FTS5's bm25() reads, taken from
@@ -31,6 +33,9 @@ type memIndex struct {
 	offs   []uint32 // term t's postings are docs[offs[t]:offs[t+1]]
 	docs   []uint32 // dense row numbers, ascending per term
 	freq   []uint16 // Σ column weight over the term's instances in the row
+	// file is the mapped state file docs and freq lie in, when the copy
+	// was read from one (nil otherwise): see postings.
+	file *wire.File
 }
 
 // memRow is a row's chunk (the chunks table, joined to files).
@@ -276,6 +281,8 @@ type scratch struct {
 	acc     []float64
 	touched []uint32
 	rows    []scoredRow // score's result, reused: valid until the scratch is put back
+	docs    []uint32    // a term's postings read from the state file (see postings)
+	freq    []uint16
 }
 
 // score returns every row holding one of tokens (the query's phrases, in
@@ -308,9 +315,9 @@ func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
 		if idf <= 0 {
 			idf = 1e-6
 		}
-		for j := lo; j < hi; j++ {
-			d := m.docs[j]
-			f := float64(m.freq[j])
+		docs, freq := m.postings(lo, hi, sc)
+		for j, d := range docs {
+			f := float64(freq[j])
 			D := float64(m.size[d])
 			den := f + float64(k1*(1-b+b*D/avgdl))
 			if acc[d] == 0 { // every contribution is > 0

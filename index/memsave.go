@@ -52,13 +52,20 @@ func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
 
 // DecodeMem reads what [Index.EncodeMem] wrote. The copy's arrays share
 // data's memory where they can (data must never change afterwards).
-func DecodeMem(data []byte) (*SavedMem, error) {
+func DecodeMem(data []byte) (*SavedMem, error) { return DecodeMemFile(data, nil) }
+
+// DecodeMemFile is [DecodeMem] of data in the mapped state file f (f.Data
+// holds it): searches then read the copy's postings, its largest part,
+// from the file with pread into reused buffers, not through the mapping
+// (see [wire.File.Copy] for why).
+func DecodeMemFile(data []byte, f *wire.File) (*SavedMem, error) {
 	r := wire.NewReader(data)
 	if v := r.Uint(); r.Err() == nil && v != memSaveVersion {
 		return nil, fmt.Errorf("%w: in-memory BM25 copy of layout %d", wire.ErrCorrupt, v)
 	}
 	s := &SavedMem{gen: r.Text()}
 	s.m = decodeMemIndex(r)
+	s.m.file = f
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("in-memory BM25 copy: %w", err)
 	}

@@ -1,10 +1,8 @@
 package rankers
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
 )
@@ -23,11 +21,10 @@ func (t *TFIDF) ChunkScores(query string, note int) []float32 {
 		return scores
 	}
 	ids, weights := t.queryVector(query)
+	var buf []posting
 	for i, id := range ids {
-		ps := t.chunks.get(id)
-		j, _ := slices.BinarySearchFunc(ps, lo, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
-		for ; j < len(ps) && ps[j].doc < hi; j++ {
-			scores[ps[j].doc-lo] += ps[j].tf * weights[i]
+		for _, p := range t.between(t.chunks.get(id), lo, hi, &buf) {
+			scores[p.doc-lo] += p.tf * weights[i]
 		}
 	}
 	for c := range scores {

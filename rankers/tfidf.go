@@ -14,6 +14,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // FieldWeights scale how much one occurrence of a term counts in each part
@@ -59,6 +60,7 @@ type TFIDF struct {
 	numNotes  int
 	pool      *sync.Pool     // *accumulator
 	fbTerms   *noteTermCache // feedback notes' terms (feedback_cache.go); nil: none kept
+	file      *wire.File     // the mapped state postings are read from (tfidf_file.go); nil: none
 }
 
 type noteDoc struct {
@@ -149,7 +151,7 @@ func (t *TFIDF) Update(ctx context.Context, notes []*vault.Note, chunks [][]chun
 		return nil, err
 	}
 	u := &TFIDF{an: t.an, fw: t.fw, dict: t.dict.clone(), notes: t.notes.clone(), chunks: t.chunks.clone(),
-		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool, fbTerms: t.fbTerms}
+		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool, fbTerms: t.fbTerms, file: t.file}
 	e := newEdit(u)
 	for i, g := range gone {
 		e.remove(t.slotOf[g.ID], stale[i])
@@ -576,7 +578,7 @@ func (t *TFIDF) rankVector(ctx context.Context, req Request, ids []uint32, weigh
 	defer t.pool.Put(chunks)
 	chunks.reset(len(t.chunkDocs))
 	for i, id := range ids {
-		chunks.add(t.chunks.get(id), weights[i])
+		chunks.add(t.read(t.chunks.get(id), &chunks.buf), weights[i])
 	}
 	chunks.scale(t.chunkInv)
 	if req.Block {
@@ -597,7 +599,7 @@ func (t *TFIDF) rankVector(ctx context.Context, req Request, ids []uint32, weigh
 	defer t.pool.Put(notes)
 	notes.reset(len(t.noteDocs))
 	for i, id := range ids {
-		notes.add(t.notes.get(id), weights[i])
+		notes.add(t.read(t.notes.get(id), &notes.buf), weights[i])
 	}
 	notes.scale(t.noteInv)
 	for _, doc := range chunks.touched {
@@ -664,6 +666,7 @@ func (t *TFIDF) queryVector(q string) ([]uint32, []float32) {
 type accumulator struct {
 	score   []float32
 	touched []uint32
+	buf     []posting // a list read from the state file (TFIDF.read)
 }
 
 func (a *accumulator) reset(n int) {

@@ -62,7 +62,7 @@ func (e *Engine) resolveChunk(id string) (note, index int, err error) {
 	if !ok {
 		return 0, 0, invalid("chunk_id %s names a note that is not in the vault (renamed or deleted?); search again", quoted(id))
 	}
-	n, chunks := e.snap.Notes[note], e.chunks[note]
+	n, chunks := e.readable(e.snap.Notes[note]), e.chunks[note]
 	if p.index < len(chunks) && chunkHash(chunks[p.index].Text(n)) == p.hash {
 		return note, p.index, nil
 	}

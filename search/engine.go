@@ -19,6 +19,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // DefaultStaleDays is the age from which a hit is reported stale.
@@ -93,6 +94,9 @@ type Engine struct {
 	// savedMem is the index's in-memory BM25 copy a restored state carried
 	// (state_mem.go).
 	savedMem savedMem
+	// state is the state file the engine's notes were restored from (nil
+	// if none): see readable.
+	state *wire.File
 }
 
 // New builds an engine: chunks, the graph and the TF-IDF index of snap.
@@ -535,7 +539,7 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 		c := e.chunks[f.Note][best]
 		start, end = c.Start, c.End
 	}
-	sn := e.snippet(n, start, end, req.Query)
+	sn := e.snippet(e.readable(n), start, end, req.Query)
 	h.Snippet = sn.text
 	if f.Chunk == rankers.NoChunk {
 		h.LineStart, h.LineEnd = sn.lineStart, sn.lineEnd

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // feedback runs pseudo-relevance feedback (rankers.TFIDF.Feedback) on the
@@ -31,8 +32,14 @@ func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool
 			break
 		}
 	}
+	// Feedback reads the notes' text: handed over readable (statetext.go),
+	// numbered as they come.
+	read, ids := make([]*vault.Note, len(notes)), make([]int, len(notes))
+	for k, n := range notes {
+		read[k], ids[k] = e.readable(e.snap.Notes[n]), k
+	}
 	cands, err := e.tfidf.Feedback(ctx, rankers.Request{Query: req.Query, Limit: e.depth(req), Allow: allow,
-		Block: req.Granularity == GranularityBlock}, e.snap.Notes, notes)
+		Block: req.Granularity == GranularityBlock}, read, ids)
 	if err != nil || len(cands) == 0 {
 		return l, false
 	}

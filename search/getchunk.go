@@ -32,7 +32,7 @@ func (e *Engine) GetChunk(ctx context.Context, id string, around int) (*ChunkVie
 	if err != nil {
 		return nil, err
 	}
-	n, chunks := e.snap.Notes[note], e.chunks[note]
+	n, chunks := e.readable(e.snap.Notes[note]), e.chunks[note]
 	file := e.readFileText(ctx, n)
 	c := chunks[index]
 	v := &ChunkView{Passage: e.passage(n, file, c, 0), Path: n.Path, Title: n.Title, Headings: c.Headings, Chunks: len(chunks)}

@@ -36,7 +36,7 @@ func (e *Engine) addPassages(ctx context.Context, req Request, res *Result) {
 	dense := e.passageDense(ctx, req, res)
 	for i := range res.Hits {
 		h := &res.Hits[i]
-		n := e.snap.Notes[h.Note]
+		n := e.readable(e.snap.Notes[h.Note])
 		best := e.bestChunks(req, h.Note, dense, *req.MaxPassages)
 		file := e.readFileText(ctx, n)
 		h.Passages = make([]Passage, len(best))

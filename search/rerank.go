@@ -89,6 +89,7 @@ func (e *Engine) rerankText(query string, f rankers.Fused) string {
 		ch := e.chunks[f.Note][c]
 		body = n.Body[ch.Start:ch.End]
 	}
+	body = e.state.Copy(body) // not through the mapping: see readable
 	if n.Title == "" {
 		return body
 	}

@@ -185,5 +185,5 @@ func (e *Engine) WithTuning(t Tuning) *Engine {
 	opts := e.opts
 	opts.Tuning = t
 	return &Engine{snap: e.snap, graph: e.graph, an: e.an, chunks: e.chunks, tfidf: e.tfidf, rankers: e.rankers,
-		extra: e.extra, opts: opts, gen: e.gen, savedMem: e.savedMem}
+		extra: e.extra, opts: opts, gen: e.gen, savedMem: e.savedMem, state: e.state}
 }

@@ -107,12 +107,18 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 // [Engine.Update]. Its strings share data's memory: data must not be
 // modified afterwards.
 func RestoreState(ctx context.Context, data []byte, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
+	return restore(ctx, data, nil, key, root, filter, an, opts)
+}
+
+// restore is RestoreState of data, which is file's Data when file is not
+// nil (see RestoreStateFile).
+func restore(ctx context.Context, data []byte, file *wire.File, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
 	if len(data) < len(stateMagic)+4 || string(data[:len(stateMagic)]) != stateMagic {
 		return nil, fmt.Errorf("%w: not an engine state", wire.ErrCorrupt)
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(sum) {
+	if checksum(body, file) != binary.LittleEndian.Uint32(sum) {
 		return nil, fmt.Errorf("%w: checksum", wire.ErrCorrupt)
 	}
 	r := wire.NewReader(body) // from the start, so that its alignment is the file's
@@ -136,7 +142,10 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 		if tf, tfErr = rankers.DecodeTFIDF(tr, an, opts.Fields); tfErr == nil {
 			tfErr = tr.Done()
 		}
-		mem = decodeSavedMem(memSec)
+		if tfErr == nil && file != nil {
+			tf.UseStateFile(file)
+		}
+		mem = decodeSavedMem(memSec, file)
 	}()
 	snap, chunks, err := decodeNotes(notesSec, root, filter)
 	<-done
@@ -152,8 +161,19 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 		}
 	}
 	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
-	e.savedMem = mem
+	e.savedMem, e.state = mem, file
 	return e, ctx.Err()
+}
+
+// checksum is the CRC of body, the start of file's Data when file is not
+// nil: then read from the file, so that the mapping is not all touched
+// (see RestoreStateFile).
+func checksum(body []byte, file *wire.File) uint32 {
+	h := crc32.New(crcTable)
+	if file.WritePrefix(h, len(body)) {
+		return h.Sum32()
+	}
+	return crc32.Checksum(body, crcTable)
 }
 
 // decodeNotes reads the notes section: the snapshot and every note's

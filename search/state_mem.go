@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // savedMem is the in-memory BM25 copy of the index read from an engine
@@ -14,13 +15,13 @@ type savedMem struct {
 }
 
 // decodeSavedMem reads the state's BM25 section (empty when the state was
-// saved without a current copy). A damaged section only loses the copy:
-// it is built again from the index.
-func decodeSavedMem(sec []byte) savedMem {
+// saved without a current copy), of the state file f when there is one. A
+// damaged section only loses the copy: it is built again from the index.
+func decodeSavedMem(sec []byte, f *wire.File) savedMem {
 	if len(sec) == 0 {
 		return savedMem{}
 	}
-	c, err := index.DecodeMem(sec)
+	c, err := index.DecodeMemFile(sec, f)
 	return savedMem{copy: c, err: err}
 }
 

@@ -24,7 +24,7 @@ func (e *Engine) Update(ctx context.Context, snap *vault.Snapshot, d *vault.Delt
 	if d == nil || opts.Chunk != e.opts.Chunk || opts.Fields != e.opts.Fields || len(d.Old) != len(snap.Notes) {
 		u, err := New(ctx, snap, e.an, opts, e.extra...)
 		if u != nil {
-			u.gen = e.gen + 1
+			u.gen, u.state = e.gen+1, e.state // unchanged notes still point into it
 		}
 		return u, err
 	}
@@ -50,7 +50,7 @@ func (e *Engine) Update(ctx context.Context, snap *vault.Snapshot, d *vault.Delt
 	} else { // ids unchanged: only changed and relinked notes' edges move
 		g = e.graph.Update(snap, append(slices.Clone(d.Added), d.Relinked...))
 	}
-	u := &Engine{snap: snap, graph: g, an: e.an, chunks: chunks, tfidf: tf, opts: opts, extra: e.extra, gen: e.gen + 1}
+	u := &Engine{snap: snap, graph: g, an: e.an, chunks: chunks, tfidf: tf, opts: opts, extra: e.extra, gen: e.gen + 1, state: e.state}
 	u.rankers = []rankers.Ranker{tf}
 	u.addIndexRankers(ctx, e.Embeddings(), d)
 	return u, nil

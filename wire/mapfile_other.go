@@ -7,7 +7,7 @@ import (
 	"os"
 )
 
-// mapFile is unsupported here: ReadFile reads the file instead.
+// mapFile is unsupported here: Open reads the file instead.
 func mapFile(*os.File, int) ([]byte, error) {
 	return nil, errors.ErrUnsupported
 }

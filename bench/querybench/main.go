@@ -64,6 +64,12 @@ type hit struct {
 	Path      string              `json:"path"`
 	Score     float64             `json:"score"`
 	PerSignal map[string]sigScore `json:"per_signal"`
+	// Snippet and the lines it comes from: the text a hit shows. A dump
+	// made without them (older querybench) leaves them empty, and they
+	// are then not compared.
+	Snippet   string `json:"snippet,omitempty"`
+	LineStart int    `json:"line_start,omitempty"`
+	LineEnd   int    `json:"line_end,omitempty"`
 }
 
 type sigScore struct {
@@ -166,7 +172,7 @@ func writeDump(path string, answers []answer) error {
 }
 
 // check compares answers with a dump: same queries, same hits in the same
-// order, scores equal within 1e-9 relative.
+// order, scores equal within 1e-9 relative, same snippets and lines.
 func check(path string, answers []answer, out io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -199,7 +205,7 @@ func check(path string, answers []answer, out io.Writer) error {
 		}
 		return fmt.Errorf("%d of %d queries differ from %s", len(diffs), n, path)
 	}
-	fmt.Fprintf(out, "check: all %d queries have the same hits, order and scores as %s\n", n, path)
+	fmt.Fprintf(out, "check: all %d queries have the same hits, order, scores and snippets as %s\n", n, path)
 	return nil
 }
 
@@ -211,6 +217,10 @@ func diff(want, got answer) string {
 		g := got.Matches[i]
 		if g.Path != w.Path || !close(g.Score, w.Score) {
 			return fmt.Sprintf("%q: hit %d is %s (%g), want %s (%g)", want.Query, i+1, g.Path, g.Score, w.Path, w.Score)
+		}
+		if w.Snippet != "" && (g.Snippet != w.Snippet || g.LineStart != w.LineStart || g.LineEnd != w.LineEnd) {
+			return fmt.Sprintf("%q: hit %d (%s) shows %q (lines %d–%d), want %q (lines %d–%d)", want.Query, i+1, g.Path,
+				g.Snippet, g.LineStart, g.LineEnd, w.Snippet, w.LineStart, w.LineEnd)
 		}
 		if len(g.PerSignal) != len(w.PerSignal) {
 			return fmt.Sprintf("%q: hit %d signals %v, want %v", want.Query, i+1, g.PerSignal, w.PerSignal)

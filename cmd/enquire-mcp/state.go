@@ -80,16 +80,16 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
 	return func(ctx context.Context) restored {
 		r := restored{path: path}
-		data, evict, err := wire.ReadFile(path) // mapped: the engine's strings point into it
+		file, err := wire.Open(path) // mapped: the engine's strings point into it
 		if err != nil {
 			r.err = errNoState
 			return r
 		}
 		walked := make(chan walkResult, 1)
 		go func() { walked <- walkVault(ctx, root) }() // on the other core, meanwhile
-		r.saved, r.err = search.RestoreState(ctx, data, key, root, filter, an, bare)
-		evict() // now, before the catch-up's memory peak; and once more after it
-		r.evict = evict
+		r.saved, r.err = search.RestoreStateFile(ctx, file, key, root, filter, an, bare)
+		file.Evict() // now, before the catch-up's memory peak; and once more after it
+		r.evict = file.Evict
 		if r.walk = <-walked; r.err == nil {
 			r.err = r.walk.err
 		}

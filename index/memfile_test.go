@@ -1,0 +1,78 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"github.com/enquire-mcp/enquire-mcp/wire"
+)
+
+// TestMemSaveFromFile: a copy decoded from a mapped state file equals the
+// built one, answers every query as FTS5 does, and reads its postings
+// from the file into the search's buffers, not through the mapping.
+func TestMemSaveFromFile(t *testing.T) {
+	ctx := context.Background()
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	data := savedCopy(t, ix)
+	built := ix.mem.idx.Load()
+	p := filepath.Join(t.TempDir(), "state")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := wire.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := DecodeMemFile(f.Data, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.m.file != f {
+		t.Fatal("the copy does not know its file")
+	}
+	plain := *s.m
+	plain.file = nil
+	if !reflect.DeepEqual(&plain, built) {
+		t.Fatal("decoded copy differs from the built one")
+	}
+	mapped := func(b []byte) bool {
+		lo := uintptr(unsafe.Pointer(&f.Data[0]))
+		p := uintptr(unsafe.Pointer(&b[0]))
+		return p >= lo && p < lo+uintptr(len(f.Data))
+	}
+	if !mapped(bytesOf(s.m.docs)) {
+		t.Skip("no mapping on this system: postings are read in memory")
+	}
+	var sc scratch
+	read := 0
+	for term := range s.m.offs[:len(s.m.offs)-1] {
+		lo, hi := s.m.offs[term], s.m.offs[term+1]
+		docs, freq := s.m.postings(lo, hi, &sc)
+		if !reflect.DeepEqual(docs, s.m.docs[lo:hi]) || !reflect.DeepEqual(freq, s.m.freq[lo:hi]) {
+			t.Fatalf("term %d: postings read from the file differ", term)
+		}
+		if len(docs) > 0 {
+			if mapped(bytesOf(docs)) || mapped(bytesOf(freq)) {
+				t.Fatalf("term %d: postings read through the mapping", term)
+			}
+			read++
+		}
+	}
+	if read == 0 {
+		t.Fatal("no term has postings: the test proves nothing")
+	}
+	ix.mem.idx.Store(nil)
+	if why, err := ix.AdoptMem(ctx, s); why != "" || err != nil {
+		t.Fatalf("not adopted: %q, %v", why, err)
+	}
+	queries := append(equivalenceQueries(t, root), mixedQueries...)
+	compared, inMem := compareWithReference(t, ix, queries)
+	if compared == 0 || inMem < len(queries)/2 {
+		t.Fatalf("%d hits compared, %d of %d queries from memory", compared, inMem, len(queries))
+	}
+}
