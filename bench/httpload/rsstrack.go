@@ -11,24 +11,30 @@ import (
 // run lasts, so that the report can show whether it grows over the run
 // (not only its peak).
 type rssTrack struct {
-	every   time.Duration
 	stop    chan struct{}
 	samples chan []int64
 }
 
 // trackRSS samples read() now and then every interval until finish.
 func trackRSS(read func() int64, every time.Duration) *rssTrack {
-	t := &rssTrack{every: every, stop: make(chan struct{}), samples: make(chan []int64, 1)}
+	tick := time.NewTicker(every)
+	return newRSSTrack(read, tick.C, tick.Stop)
+}
+
+// newRSSTrack samples read() now, at every tick and at finish, then calls
+// done.
+func newRSSTrack(read func() int64, ticks <-chan time.Time, done func()) *rssTrack {
+	t := &rssTrack{stop: make(chan struct{}), samples: make(chan []int64, 1)}
 	go func() {
 		s := []int64{read()}
-		tick := time.NewTicker(every)
-		defer tick.Stop()
 		for {
 			select {
 			case <-t.stop:
-				t.samples <- append(s, read())
+				s = append(s, read())
+				done() // before the samples go out: finish returns after it
+				t.samples <- s
 				return
-			case <-tick.C:
+			case <-ticks:
 				s = append(s, read())
 			}
 		}

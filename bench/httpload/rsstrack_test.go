@@ -7,18 +7,28 @@ import (
 	"time"
 )
 
-func TestTrackRSSSamplesStartEveryIntervalAndEnd(t *testing.T) {
+func TestTrackRSSSamplesStartEveryTickAndEnd(t *testing.T) {
 	var n atomic.Int64
-	tr := trackRSS(func() int64 { return n.Add(1) << 20 }, 5*time.Millisecond)
-	time.Sleep(60 * time.Millisecond)
+	ticks := make(chan time.Time)
+	var stopped atomic.Bool
+	tr := newRSSTrack(func() int64 { return n.Add(1) << 20 }, ticks, func() { stopped.Store(true) })
+	for range 3 {
+		ticks <- time.Time{} // unbuffered: taken before the next send
+	}
 	s := tr.finish()
-	if len(s) < 4 {
-		t.Fatalf("%d samples in 60 ms at 5 ms, want at least 4", len(s))
+	if len(s) != 5 {
+		t.Fatalf("%d samples, want start + 3 ticks + end = 5: %v", len(s), s)
 	}
 	for i, v := range s {
 		if v != int64(i+1)<<20 {
 			t.Fatalf("sample %d = %d, want the %dth read", i, v, i+1)
 		}
+	}
+	if !stopped.Load() {
+		t.Fatal("the ticker was not stopped")
+	}
+	if s := trackRSS(func() int64 { return 7 }, time.Hour).finish(); len(s) != 2 || s[0] != 7 || s[1] != 7 {
+		t.Fatalf("an hour's interval, finished at once: %v, want start and end", s)
 	}
 }
 
