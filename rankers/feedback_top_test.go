@@ -6,10 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // topTermsBySort is topTerms as it was: every term sorted, the first k.
@@ -55,22 +51,8 @@ func TestTopTermsMatchesAFullSort(t *testing.T) {
 // answer computed alone.
 func TestFeedbackScratchReusedConcurrently(t *testing.T) {
 	ctx := context.Background()
-	snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks := make([][]chunk.Chunk, len(snap.Notes))
-	for i, n := range snap.Notes {
-		chunks[i] = chunk.Split(n, chunk.DefaultOptions)
-	}
-	build := func() *TFIDF {
-		ix, err := NewTFIDF(ctx, analysis.New(), snap.Notes, chunks, DefaultFieldWeights)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ix
-	}
-	ref, shared := build(), build()
+	snap, ref := fixtureTFIDF(t)
+	_, shared := fixtureTFIDF(t)
 	type q struct {
 		query string
 		fb    []int
