@@ -30,9 +30,10 @@ func (t *TFIDF) Feedback(ctx context.Context, req Request, notes []*vault.Note, 
 	if len(qids) == 0 || req.Limit <= 0 || len(fb) == 0 {
 		return nil, nil
 	}
+	sc := t.fbTerms.scratch()
+	defer t.fbTerms.release(sc)
 	a := t.a()
-	cent := make(map[string]float64, feedbackCentroidTerms)
-	var sc unitScratch
+	cent := sc.cent
 	for _, n := range fb[:min(len(fb), FeedbackDocs)] {
 		if n < 0 || n >= len(notes) {
 			continue
@@ -40,29 +41,30 @@ func (t *TFIDF) Feedback(ctx context.Context, req Request, notes []*vault.Note, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		t.addUnitVector(cent, notes[n], a, &sc)
+		t.addUnitVector(cent, notes[n], a, &sc.unit)
 	}
 	// The query vector's weights are tf·idf²/|q| (see queryVector): back in
 	// tf·idf space they are qw/idf, a unit vector.
-	w := map[uint32]float64{}
+	w := sc.w
 	for i, id := range qids {
 		w[id] = float64(qw[i]) / t.idfOf(id, a)
 	}
-	terms := topTerms(cent, FeedbackTerms)
+	sc.top = topTerms(cent, FeedbackTerms, sc.top)
 	var cn float64
-	for _, tw := range terms {
+	for _, tw := range sc.top {
 		cn += tw.w * tw.w
 	}
-	for _, tw := range terms {
+	for _, tw := range sc.top {
 		id, _ := t.dict.lookup(tw.term)
 		w[id] += FeedbackBeta * tw.w / math.Sqrt(cn)
 	}
-	ids := make([]uint32, 0, len(w))
+	ids := sc.ids[:0]
 	for id := range w {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	weights := make([]float32, len(ids))
+	weights := slices.Grow(sc.weights[:0], len(ids))[:len(ids)]
+	sc.ids, sc.weights = ids, weights
 	var norm float64
 	for i, id := range ids {
 		norm += w[id] * w[id]
@@ -116,17 +118,35 @@ type termWeight struct {
 	w    float64
 }
 
-// topTerms returns the k heaviest terms, ties broken by term.
-func topTerms(m map[string]float64, k int) []termWeight {
-	out := make([]termWeight, 0, len(m))
-	for id, w := range m {
-		out = append(out, termWeight{id, w})
+// compareTermWeights orders heaviest first, ties broken by term.
+func compareTermWeights(x, y termWeight) int {
+	if x.w != y.w {
+		return cmp.Compare(y.w, x.w)
 	}
-	slices.SortFunc(out, func(x, y termWeight) int {
-		if x.w != y.w {
-			return cmp.Compare(y.w, x.w)
+	return cmp.Compare(x.term, y.term)
+}
+
+// topTerms returns the k heaviest terms of m in compareTermWeights order,
+// in buf's memory. Terms are kept as they come, in order, at most k of
+// them (most are lighter than the k-th and cost one comparison), instead
+// of sorting all of m: the same k terms in the same order, since the
+// order is total (no two entries have the same term).
+func topTerms(m map[string]float64, k int, buf []termWeight) []termWeight {
+	top := buf[:0]
+	if k <= 0 {
+		return top
+	}
+	for term, w := range m {
+		tw := termWeight{term, w}
+		if len(top) == k && compareTermWeights(tw, top[k-1]) >= 0 {
+			continue
 		}
-		return cmp.Compare(x.term, y.term)
-	})
-	return out[:min(k, len(out))]
+		i, _ := slices.BinarySearchFunc(top, tw, compareTermWeights)
+		if len(top) < k {
+			top = append(top, termWeight{})
+		}
+		copy(top[i+1:], top[i:len(top)-1])
+		top[i] = tw
+	}
+	return top
 }

@@ -26,6 +26,9 @@ type noteTerms struct {
 type noteTermCache struct {
 	mu sync.Mutex
 	m  map[string]*noteTerms
+	// scratches is feedback's reusable working memory (*feedbackScratch),
+	// kept here because, like the terms, it outlives every Update.
+	scratches sync.Pool
 }
 
 func newNoteTermCache() *noteTermCache { return &noteTermCache{m: map[string]*noteTerms{}} }
@@ -72,4 +75,38 @@ func analyseNote(an *analysis.Analyzer, n *vault.Note) *noteTerms {
 		nt.counts[i] = tf[term]
 	}
 	return nt
+}
+
+// feedbackScratch is the working memory of one Feedback call: the term
+// sums, the expanded query and the heaviest terms. Reused, so that a
+// search does not allocate (and zero) a thousand-term map every time.
+type feedbackScratch struct {
+	cent    map[string]float64
+	w       map[uint32]float64
+	unit    unitScratch
+	top     []termWeight
+	ids     []uint32
+	weights []float32
+}
+
+// scratch returns an empty feedbackScratch, reused when c has one.
+func (c *noteTermCache) scratch() *feedbackScratch {
+	if c != nil {
+		if sc, ok := c.scratches.Get().(*feedbackScratch); ok {
+			return sc
+		}
+	}
+	return &feedbackScratch{cent: make(map[string]float64, feedbackCentroidTerms), w: map[uint32]float64{}}
+}
+
+// release empties sc and keeps it for the next Feedback call.
+func (c *noteTermCache) release(sc *feedbackScratch) {
+	if c == nil {
+		return
+	}
+	clear(sc.cent)
+	clear(sc.w)
+	clear(sc.top) // drop the term strings
+	clear(sc.unit.terms[:cap(sc.unit.terms)])
+	c.scratches.Put(sc)
 }

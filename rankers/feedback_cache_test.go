@@ -17,18 +17,7 @@ import (
 // warm run was answered from the cache.
 func TestFeedbackCacheChangesNothing(t *testing.T) {
 	ctx := context.Background()
-	snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks := make([][]chunk.Chunk, len(snap.Notes))
-	for i, n := range snap.Notes {
-		chunks[i] = chunk.Split(n, chunk.DefaultOptions)
-	}
-	cached, err := NewTFIDF(ctx, analysis.New(), snap.Notes, chunks, DefaultFieldWeights)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, cached := fixtureTFIDF(t)
 	plain := *cached
 	plain.fbTerms = nil
 	compared := 0
@@ -62,4 +51,24 @@ func TestFeedbackCacheChangesNothing(t *testing.T) {
 	if compared == 0 || len(cached.fbTerms.m) == 0 {
 		t.Fatalf("nothing compared (%d) or nothing cached (%d)", compared, len(cached.fbTerms.m))
 	}
+}
+
+// fixtureTFIDF loads the fixture vault and indexes it with a fresh
+// analyzer and the default field weights.
+func fixtureTFIDF(t *testing.T) (*vault.Snapshot, *TFIDF) {
+	t.Helper()
+	ctx := context.Background()
+	snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := make([][]chunk.Chunk, len(snap.Notes))
+	for i, n := range snap.Notes {
+		chunks[i] = chunk.Split(n, chunk.DefaultOptions)
+	}
+	ix, err := NewTFIDF(ctx, analysis.New(), snap.Notes, chunks, DefaultFieldWeights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap, ix
 }

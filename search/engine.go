@@ -333,12 +333,11 @@ func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter Frontmatte
 	if len(fusing) == 0 { // only zero-weight signals asked for: they rank
 		fusing, observed, weights = observed, nil, nil
 	}
-	fused := rankers.Fuse(fusing, e.opts.RRFK, weights)
-	if fb, ok := e.feedback(ctx, req, allow, fusing, fused, weights); ok {
+	if fb, ok := e.feedback(ctx, req, allow, fusing, weights); ok {
 		fusing = append(fusing, fb)
-		fused = rankers.Fuse(fusing, e.opts.RRFK, weights)
 		res.SignalsUsed = append(res.SignalsUsed, fb.Signal)
 	}
+	fused := rankers.Fuse(fusing, e.opts.RRFK, weights) // once: feedback needs only the first pass's notes
 	return &rankedLists{allow: allow, res: res, fusing: fusing, observed: observed, fused: fused}, nil
 }
 

@@ -9,11 +9,11 @@ import (
 )
 
 // feedback runs pseudo-relevance feedback (rankers.TFIDF.Feedback) on the
-// first pass's fused hits and returns its list, or false when it does not
+// first pass's fused notes (lists fused, rankers.FusedNotes) and returns its list, or false when it does not
 // apply: the request names signals without "feedback", its weight is 0, or
 // no lexical signal ran (feedback expands what the words found; the
 // embeddings alone are not trusted to pick the feedback notes).
-func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool, lists []rankers.Ranked, fused []rankers.Fused, weights map[string]float64) (rankers.Ranked, bool) {
+func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool, lists []rankers.Ranked, weights map[string]float64) (rankers.Ranked, bool) {
 	l := rankers.Ranked{Signal: rankers.SignalFeedback}
 	if req.Signals != nil && !slices.Contains(req.Signals, rankers.SignalFeedback) || weights[rankers.SignalFeedback] == 0 {
 		return l, false
@@ -23,15 +23,7 @@ func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool
 	}) {
 		return l, false
 	}
-	var notes []int
-	for _, f := range fused {
-		if !slices.Contains(notes, f.Note) {
-			notes = append(notes, f.Note)
-		}
-		if len(notes) == rankers.FeedbackDocs {
-			break
-		}
-	}
+	notes := rankers.FusedNotes(lists, e.opts.RRFK, weights, rankers.FeedbackDocs)
 	// Feedback reads the notes' text: handed over readable (statetext.go),
 	// numbered as they come.
 	read, ids := make([]*vault.Note, len(notes)), make([]int, len(notes))

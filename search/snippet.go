@@ -53,6 +53,9 @@ func (e *Engine) snippet(n *vault.Note, start, end int, query string) snip {
 		for lines[li].end < base+s {
 			li++
 		}
+		if lines[li].terms == nil {
+			lines[li].terms = map[string]bool{} // most lines hold no query term
+		}
 		lines[li].terms[t] = true
 		lines[li].spans = append(lines[li].spans, span{base + s, base + en})
 	})
@@ -62,12 +65,12 @@ func (e *Engine) snippet(n *vault.Note, start, end int, query string) snip {
 
 // regionLines lists the non-blank lines of body[start:end].
 func (e *Engine) regionLines(n *vault.Note, start, end int) []line {
-	var out []line
+	out := make([]line, 0, strings.Count(n.Body[start:end], "\n")+1)
 	no := n.BodyLine + strings.Count(n.Body[:start], "\n")
 	for off := start; off < end; no++ {
 		text, _, _ := strings.Cut(n.Body[off:end], "\n")
 		if strings.TrimSpace(text) != "" {
-			out = append(out, line{start: off, end: off + len(text), no: no, page: n.PageAt(no), terms: map[string]bool{}})
+			out = append(out, line{start: off, end: off + len(text), no: no, page: n.PageAt(no)})
 		}
 		off += len(text) + 1
 	}

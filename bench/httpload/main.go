@@ -143,24 +143,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 			}
 		}
 	}
-	rssStart := rss(c.pid)
-	var rssMax atomic.Int64
-	rssMax.Store(rssStart)
-	stopRSS := make(chan struct{})
-	go func() {
-		t := time.NewTicker(2 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopRSS:
-				return
-			case <-t.C:
-				if r := rss(c.pid); r > rssMax.Load() {
-					rssMax.Store(r)
-				}
-			}
-		}
-	}()
+	rssT := trackRSS(func() int64 { return rss(c.pid) }, rssEvery)
 
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
@@ -169,6 +152,8 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	var budget atomic.Int64
 	budget.Store(int64(c.maxCalls))
 	results := make([][]sample, c.clients)
+	end, _ := ctx.Deadline()
+	var unsent atomic.Int64 // open loop: calls due before the end but never sent
 	var firstErr sync.Once
 	var errMsg string
 	start := time.Now()
@@ -178,6 +163,10 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
 			sched := newSchedule(start, c.rate, c.clients, i)
+			sent := 0
+			if sched != nil {
+				defer func() { unsent.Add(int64(max(0, sched.due(end)-sent))) }()
+			}
 			for k := 0; ctx.Err() == nil && budget.Add(-1) >= 0; k++ {
 				fam, name, args := pick(rng, notes)
 				t0 := time.Now()
@@ -189,6 +178,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 					t0 = sched.at(k) // latency from the scheduled time
 					late = time.Since(t0) > lateAfter
 				}
+				sent++
 				bad, msg, err := callOnce(ctx, cs, raws[i], name, args)
 				d := time.Since(t0)
 				if ctx.Err() != nil && err != nil {
@@ -204,9 +194,15 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	wg.Wait()
 	elapsed := time.Since(start)
 	loadCPU := selfCPU() - cpuStart
-	close(stopRSS)
-	rssEnd := rss(c.pid)
-	report(out, c, results, elapsed, rssStart, rssMax.Load(), rssEnd, errMsg)
+	rssSamples := rssT.finish()
+	report(out, c, results, elapsed, errMsg)
+	if c.rate > 0 && budget.Load() >= 0 {
+		fmt.Fprintf(out, "open loop: %d calls were due before the end but never sent (their clients were still waiting): %s\n",
+			unsent.Load(), keptUp(unsent.Load()))
+	}
+	if c.pid > 0 {
+		reportRSS(out, rssSamples, rssEvery, 10*time.Second)
+	}
 	if n := calls(results); loadCPU > 0 && n > 0 {
 		fmt.Fprintf(out, "load generator (%s client) CPU %.1f s for %d calls: %.2f ms/call\n", c.client, loadCPU.Seconds(), n, 1000*loadCPU.Seconds()/float64(n))
 	}
@@ -363,7 +359,10 @@ func errText(res *mcp.CallToolResult) string {
 	return ""
 }
 
-func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, rssStart, rssMax, rssEnd int64, errMsg string) {
+// rssEvery is how often the server's RSS is sampled.
+const rssEvery = 2 * time.Second
+
+func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, errMsg string) {
 	by := map[family][]time.Duration{}
 	var all []time.Duration
 	errs, late := 0, 0
@@ -396,19 +395,18 @@ func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, 
 			continue
 		}
 		slices.Sort(ds)
-		fmt.Fprintf(out, "%-10s n=%-7d p50 %7.1f ms  p90 %7.1f ms  p99 %7.1f ms  max %7.1f ms\n", f, len(ds),
-			ms(pct(ds, 50)), ms(pct(ds, 90)), ms(pct(ds, 99)), ms(ds[len(ds)-1]))
-	}
-	if c.pid > 0 {
-		fmt.Fprintf(out, "server RSS: start %.1f MiB, max %.1f MiB, end %.1f MiB\n", mib(rssStart), mib(rssMax), mib(rssEnd))
+		fmt.Fprintf(out, "%-10s n=%-7d p50 %7.1f ms  p90 %7.1f ms  p99 %7.1f ms  p99.9 %7.1f ms  max %7.1f ms\n", f, len(ds),
+			ms(pct(ds, 500)), ms(pct(ds, 900)), ms(pct(ds, 990)), ms(pct(ds, 999)), ms(ds[len(ds)-1]))
 	}
 	if errMsg != "" {
 		fmt.Fprintf(out, "first error: %s\n", errMsg)
 	}
 }
 
-func pct(sorted []time.Duration, p int) time.Duration {
-	i := (len(sorted)*p + 99) / 100
+// pct is the permille-th per mille of sorted (990: p99, 999: p99.9), the
+// nearest-rank definition.
+func pct(sorted []time.Duration, permille int) time.Duration {
+	i := (len(sorted)*permille + 999) / 1000
 	return sorted[max(0, min(len(sorted)-1, i-1))]
 }
 

@@ -51,12 +51,23 @@ func TestMixIs70_20_10(t *testing.T) {
 
 func TestPercentile(t *testing.T) {
 	var ds []time.Duration
-	for i := 1; i <= 100; i++ {
+	for i := 1; i <= 1000; i++ {
 		ds = append(ds, time.Duration(i)*time.Millisecond)
 	}
-	for p, want := range map[int]time.Duration{50: 50 * time.Millisecond, 99: 99 * time.Millisecond, 100: 100 * time.Millisecond} {
-		if got := pct(ds, p); got != want {
-			t.Errorf("p%d = %s, want %s", p, got, want)
+	for _, tc := range []struct {
+		n, permille int
+		want        time.Duration
+	}{
+		{1000, 500, 500 * time.Millisecond},
+		{1000, 990, 990 * time.Millisecond},
+		{1000, 999, 999 * time.Millisecond},
+		{1000, 1000, 1000 * time.Millisecond},
+		{100, 990, 99 * time.Millisecond},
+		{100, 999, 100 * time.Millisecond}, // p99.9 of 100 calls is the slowest
+		{1, 500, time.Millisecond},
+	} {
+		if got := pct(ds[:tc.n], tc.permille); got != tc.want {
+			t.Errorf("n=%d: %d‰ = %s, want %s", tc.n, tc.permille, got, tc.want)
 		}
 	}
 }

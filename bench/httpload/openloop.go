@@ -33,6 +33,23 @@ func (s *schedule) at(k int) time.Time {
 	return s.start.Add(s.offset + time.Duration(k)*s.interval)
 }
 
+// due counts the calls scheduled before end.
+func (s *schedule) due(end time.Time) int {
+	span := end.Sub(s.start) - s.offset
+	if span <= 0 {
+		return 0
+	}
+	return int((span + s.interval - 1) / s.interval)
+}
+
+// keptUp says what a count of unsent calls means.
+func keptUp(unsent int64) string {
+	if unsent == 0 {
+		return "the server kept up with the offered rate"
+	}
+	return "the server fell behind the offered rate"
+}
+
 // wait sleeps until t; false when ctx ended first.
 func wait(ctx context.Context, t time.Time) bool {
 	d := time.Until(t)

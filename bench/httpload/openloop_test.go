@@ -37,6 +37,35 @@ func TestScheduleSpacesAllArrivalsEvenly(t *testing.T) {
 	}
 }
 
+func TestDueCountsCallsScheduledBeforeTheEnd(t *testing.T) {
+	start := time.Unix(1000, 0)
+	for _, tc := range []struct {
+		rate       float64
+		clients, i int
+		after      time.Duration
+		want       int
+	}{
+		// 500/s over 50 clients: client 0 is due at 0, 100 ms, 200 ms, …
+		{rate: 500, clients: 50, i: 0, after: time.Second, want: 10},
+		{rate: 500, clients: 50, i: 0, after: time.Second + time.Nanosecond, want: 11},
+		// client 49 starts 98 ms in: 98, 198, …, 998 ms
+		{rate: 500, clients: 50, i: 49, after: time.Second, want: 10},
+		{rate: 500, clients: 50, i: 49, after: 98 * time.Millisecond, want: 0},
+		{rate: 500, clients: 50, i: 49, after: 99 * time.Millisecond, want: 1},
+		{rate: 500, clients: 50, i: 3, after: 0, want: 0},
+	} {
+		s := newSchedule(start, tc.rate, tc.clients, tc.i)
+		if got := s.due(start.Add(tc.after)); got != tc.want {
+			t.Errorf("rate %v client %d/%d, end after %s: due %d, want %d", tc.rate, tc.i, tc.clients, tc.after, got, tc.want)
+		}
+		// due agrees with at: every counted call is before the end, the next is not.
+		end := start.Add(tc.after)
+		if n := s.due(end); (n > 0 && !s.at(n-1).Before(end)) || s.at(n).Before(end) {
+			t.Errorf("rate %v client %d: due %d disagrees with at", tc.rate, tc.i, n)
+		}
+	}
+}
+
 func TestWaitStopsAtCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	if !wait(ctx, time.Now().Add(-time.Second)) {
