@@ -71,7 +71,7 @@ func BenchmarkMemScore(b *testing.B) {
 	m, sc, hits := ix.mem.idx.Load(), new(scratch), 0
 	i := 0
 	for b.Loop() {
-		m.emit(m.score(queries[i%len(queries)], sc), 450, func(Hit) bool { hits++; return true })
+		m.emit(m.score(fts5Params, queries[i%len(queries)], sc), 450, func(Hit) bool { hits++; return true })
 		i++
 	}
 	b.ReportMetric(float64(hits)/float64(i), "hits/op")

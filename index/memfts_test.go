@@ -60,7 +60,7 @@ func compareWithReference(t *testing.T, ix *Index, queries []string) (compared, 
 		for _, limit := range []int{1, 2, 3, 5, 7, 10, 50, 450, 100000} {
 			for _, batch := range []int{1, 2, 3, firstBatch} {
 				var got []Hit
-				if err := ix.search(context.Background(), q, limit, batch, func(h Hit) bool { got = append(got, h); return true }); err != nil {
+				if err := ix.search(context.Background(), q, limit, batch, fts5Params, func(h Hit) bool { got = append(got, h); return true }); err != nil {
 					t.Fatalf("%q limit %d: %v", q, limit, err)
 				}
 				w := want[:min(limit, len(want))]
@@ -159,22 +159,6 @@ func write(t *testing.T, root, name, body string) {
 	}
 }
 
-// TestColumnWeightsMatchSQL keeps columnWeight equal to the weights the
-// SQL passes to bm25().
-func TestColumnWeightsMatchSQL(t *testing.T) {
-	var got []string
-	for _, col := range []string{"title", "aliases", "headings", "tags", "body", "cjk"} {
-		w, ok := columnWeight(col)
-		if !ok {
-			t.Fatalf("no weight for %s", col)
-		}
-		got = append(got, fmt.Sprintf("%d.0", w))
-	}
-	if s := strings.Join(got, ", "); s != bm25Weights {
-		t.Fatalf("columnWeight gives %q, bm25Weights is %q", s, bm25Weights)
-	}
-}
-
 // TestVarints decodes SQLite varints of every length.
 func TestVarints(t *testing.T) {
 	for _, tc := range []struct {
@@ -216,7 +200,7 @@ func TestMemConcurrent(t *testing.T) {
 					return
 				default:
 				}
-				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, func(Hit) bool { return true }); err != nil {
+				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, fts5Params, func(Hit) bool { return true }); err != nil {
 					errs <- err
 					return
 				}
@@ -245,7 +229,7 @@ func TestMemConcurrent(t *testing.T) {
 	ix.mem.mu.Unlock()
 	write(t, root, "Last.md", "rye\n")
 	syncDisk(t, ix)
-	ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }) // starts a build
+	ix.Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }) // starts a build
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +248,7 @@ func TestMemWaitsForQuiet(t *testing.T) {
 	syncDisk(t, ix)
 	search := func() {
 		t.Helper()
-		if err := ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }); err != nil {
+		if err := ix.Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }); err != nil {
 			t.Fatal(err)
 		}
 	}

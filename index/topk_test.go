@@ -13,11 +13,27 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// referenceSQL is the plain form of Search's query: every matching row
-// joined and sorted in full. Search must return a prefix of its order.
-const referenceSQL = `SELECT c.path, c.idx, c.page, c.line_start, c.line_end, -bm25(fts, ` + bm25Weights + `) AS score, f.hash
+// fts5Params are the k1 and b FTS5's bm25() hard-codes: with them, Search
+// must give exactly what bm25() gives (referenceSQL).
+var fts5Params = BM25Params{K1: 1.2, B: 0.75}
+
+// productParams are the product's (rankers.BM25K1, rankers.BM25B; package
+// index cannot import rankers: TestProductParams in rankers keeps them
+// equal).
+var productParams = BM25Params{K1: 1.2, B: 0.3}
+
+// referenceSQL is the plain form of Search's query with FTS5's own
+// bm25() and the index's column weights: every matching row joined and
+// sorted in full. Search at fts5Params must return a prefix of its order.
+func referenceSQL() string {
+	w := make([]string, len(columnWeights))
+	for i, c := range columnWeights {
+		w[i] = fmt.Sprintf("%d.0", c.weight)
+	}
+	return `SELECT c.path, c.idx, c.page, c.line_start, c.line_end, -bm25(fts, ` + strings.Join(w, ", ") + `) AS score, f.hash
 	FROM fts JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.path = c.path
 	WHERE fts MATCH ? ORDER BY score DESC, c.path, c.idx`
+}
 
 func referenceSearch(t *testing.T, ix *Index, query string) []Hit {
 	t.Helper()
@@ -27,7 +43,7 @@ func referenceSearch(t *testing.T, ix *Index, query string) []Hit {
 	}
 	var hits []Hit
 	err := ix.reader(context.Background(), func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(referenceSQL)
+		st, _, err := c.Prepare(referenceSQL())
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,21 @@ import "time"
 // was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
 // and commands); change one only with a new measurement. The per-field
 // TF-IDF weights are DefaultFieldWeights (tfidf.go); BM25's column weights
-// live with the FTS5 query (index/query.go), the one place SQLite reads
-// them.
+// are part of the index (columnWeights in index/bm25.go: its in-memory
+// copy holds counts weighted with them), its k1 and b are here.
 const (
+	// BM25K1 and BM25B are BM25's term saturation and length
+	// normalisation (index.BM25Params, passed with every search). k1 is
+	// FTS5's and the textbook 1.2. b = 0.3, not FTS5's 0.75: on the eleven
+	// development sets 0.3 beat 0.75 by +0.081 nDCG@10 summed (chunks of
+	// one note differ in length for reasons unrelated to relevance); the
+	// choice was frozen before four held-out sets were scored once
+	// (docs/benchmarks.md, "BM25's length normalisation" and "BM25 b = 0.3
+	// in the product (seventh session)").
+	BM25K1 = 1.2
+	BM25B  = 0.3
+
+
 	// DefaultRRFK is the usual Reciprocal Rank Fusion constant:
 	// score = Σ weight_s / (DefaultRRFK + rank_s). Lower values (20, 5)
 	// were measured and did not help.
