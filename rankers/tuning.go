@@ -20,7 +20,6 @@ const (
 	BM25K1 = 1.2
 	BM25B  = 0.3
 
-
 	// DefaultRRFK is the usual Reciprocal Rank Fusion constant:
 	// score = Σ weight_s / (DefaultRRFK + rank_s). Lower values (20, 5)
 	// were measured and did not help.
