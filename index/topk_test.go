@@ -71,7 +71,7 @@ func equivalenceQueries(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs := []string{"the", "the of and", `"sourdough starter"`, `"a b`, "中文 笔记", "café résumé", "zzzqqq", "recipe OR garden", "", "   ", "NEAR(a b)", "x*", "tomato -basil"}
+	qs := []string{"the", "the of and", `"sourdough starter"`, `"sourdough bread"`, `"plate tectonics" home`, `"a b`, "中文 笔记", "café résumé", "zzzqqq", "recipe OR garden", "", "   ", "NEAR(a b)", "x*", "tomato -basil"}
 	for i, n := range snap.Notes {
 		words := strings.Fields(n.Title)
 		if len(words) > 0 {
@@ -81,9 +81,10 @@ func equivalenceQueries(t *testing.T, root string) []string {
 	return qs
 }
 
-// TestSearchEqualsReference checks that Search returns, for every limit
-// and lookup batch size, exactly the first rows of the reference query:
-// same chunks, same order, bit-identical scores.
+// TestSearchEqualsReference checks that Search scoring from SQLite reads
+// (the in-memory copy off) returns, at FTS5's k1 and b, for every limit
+// and lookup batch size, exactly the first rows of the reference query
+// (FTS5's bm25()): same chunks, same order, bit-identical scores.
 func TestSearchEqualsReference(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -93,12 +94,13 @@ func TestSearchEqualsReference(t *testing.T) {
 			return "../testdata/vault", ix("../testdata/vault")
 		}},
 		{"ties", tieVault},
+		{"generated", genVault},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-			ix.mem.off = true // the FTS5 path; memfts_test.go checks the in-memory one
+			ix.mem.off = true // the SQLite-read path; memfts_test.go checks the in-memory one
 			syncDisk(t, ix)
-			compared, _ := compareWithReference(t, ix, equivalenceQueries(t, root))
+			compared, _ := compareWithReference(t, ix, append(append(equivalenceQueries(t, root), genQueries()...), genPhrases...))
 			if compared == 0 {
 				t.Fatal("no query matched anything: the comparison proves nothing")
 			}

@@ -12,8 +12,9 @@ import (
 )
 
 // selfTuneVersion changes when the self-tuning rule or its constants do,
-// so that a kept choice made by another rule is made again.
-const selfTuneVersion = 1
+// or the rankings it compares (2: BM25's b went from 0.75 to 0.3), so
+// that a kept choice made by another rule is made again.
+const selfTuneVersion = 2
 
 // tunePendingWhy is what vault/info and the ready line say while serve
 // computes the choice in the background.

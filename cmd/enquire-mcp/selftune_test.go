@@ -28,11 +28,12 @@ func TestTuningEncoding(t *testing.T) {
 		t.Fatalf("read %+v, %v; want %+v", got, ok, want)
 	}
 	for name, text := range map[string]string{
-		"none":            "",
-		"another vault":   raw,
-		"another version": `{"version": 0, "root": "/other", "tuning": {"why": "old"}}`,
-		"damaged":         `{"version": 1, "root": "/other", "tun`,
-		"no reason":       `{"version": 1, "root": "/other", "tuning": {}}`,
+		"none":             "",
+		"another vault":    raw,
+		"another version":  `{"version": 0, "root": "/other", "tuning": {"why": "old"}}`,
+		"chosen at b 0.75": `{"version": 1, "root": "/other", "tuning": {"weights": {"bm25": 1, "tfidf": 2}, "why": "chosen"}}`,
+		"damaged":          `{"version": 1, "root": "/other", "tun`,
+		"no reason":        `{"version": 1, "root": "/other", "tuning": {}}`,
 	} {
 		if _, ok := decodeTuning(text, "/other"); ok {
 			t.Errorf("%s: read as a valid choice", name)
