@@ -66,6 +66,16 @@ func newBM25(p BM25Params, nRow, nToken int64) bm25 {
 	return bm25{k1: p.K1, b: p.B, avgdl: float64(nToken) / float64(nRow), nRow: nRow}
 }
 
+// idf is the inverse document frequency of a phrase nHit rows hold, at
+// least 1e-6 (as in bm25()).
+func (s bm25) idf(nHit int64) float64 {
+	idf := math.Log((float64(s.nRow-nHit) + 0.5) / (float64(nHit) + 0.5))
+	if idf <= 0 {
+		idf = 1e-6
+	}
+	return idf
+}
+
 // accumulate adds to acc the BM25 score of every row holding one of
 // phrases (in query order), computed as FTS5's bm25() computes it
 // (fts5_aux.c, fts5Bm25Function) operation by operation:
@@ -83,14 +93,10 @@ func newBM25(p BM25Params, nRow, nToken int64) bm25 {
 // 0 where it has not scored).
 func accumulate[F uint16 | uint32](s bm25, phrases []postings[F], size []uint32, acc []float64, touched []uint32) []uint32 {
 	for _, p := range phrases {
-		nHit := int64(len(p.rows))
-		if nHit == 0 {
+		if len(p.rows) == 0 {
 			continue
 		}
-		idf := math.Log((float64(s.nRow-nHit) + 0.5) / (float64(nHit) + 0.5))
-		if idf <= 0 {
-			idf = 1e-6
-		}
+		idf := s.idf(int64(len(p.rows)))
 		for j, d := range p.rows {
 			f := float64(p.freq[j])
 			D := float64(size[d])

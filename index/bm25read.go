@@ -26,6 +26,19 @@ const vocabSetup = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.memvocab USING fts5v
 // fts5vocab answers a term = constraint by seeking the term.
 const instancesSQL = `SELECT doc, col, offset FROM temp.memvocab WHERE term = ?`
 
+// weightedSQL reads one token's rows with its column-weighted count in
+// each, summed by SQLite (far fewer rows to step through than its
+// instances). Its CASE names every column of the table.
+func weightedSQL() string {
+	var b strings.Builder
+	b.WriteString(`SELECT doc, sum(CASE col`)
+	for _, c := range columnWeights {
+		fmt.Fprintf(&b, ` WHEN '%s' THEN %d`, c.name, c.weight)
+	}
+	b.WriteString(` END) FROM temp.memvocab WHERE term = ? GROUP BY doc`)
+	return b.String()
+}
+
 // sizesSQL reads the docsize record of a list of row ids.
 const sizesSQL = `SELECT j.value, d.sz FROM json_each(?) j CROSS JOIN fts_docsize d ON d.id = j.value`
 
@@ -42,10 +55,11 @@ func compareInstance(a, b instance) int {
 }
 
 // readScores scores every row holding one of phrases (each the tokens of
-// one of the query's terms, in order) by BM25 under p, reading the
-// averages record, each phrase's instances and the matched rows' sizes
-// from the snapshot c reads. Rows are returned by FTS5 row id.
-func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, phrases [][]string) ([]scoredRow, error) {
+// one of the query's terms, in order; terms are MatchExpr's quoted terms)
+// by BM25 under p, reading the averages record, each phrase's rows with
+// its weighted count in each, and the matched rows' sizes from the
+// snapshot c reads. Rows are returned by FTS5 row id.
+func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phrases [][]string) ([]scoredRow, error) {
 	st, err := ix.mem.stmts.get(c, averagesSQL)
 	if err != nil {
 		return nil, err
@@ -54,13 +68,30 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, phrases [][]string) (
 	if err != nil {
 		return nil, err
 	}
-	if st, err = ix.mem.stmts.get(c, instancesSQL); err != nil {
+	inst, err := ix.mem.stmts.get(c, instancesSQL)
+	if err != nil {
+		return nil, err
+	}
+	weighted, err := ix.mem.stmts.get(c, weightedSQL())
+	if err != nil {
 		return nil, err
 	}
 	byRow := make([]phraseRows, len(phrases))
 	var ids []int64
 	for i, toks := range phrases {
-		if byRow[i], err = phraseInstances(st, toks); err != nil {
+		if len(toks) == 0 {
+			continue // FTS5 matches nothing for it
+		}
+		var ok bool
+		byRow[i], ok, err = ix.phraseByMatch(c, terms[i], nRow, nToken)
+		switch {
+		case err != nil || ok:
+		case len(toks) == 1:
+			byRow[i], err = tokenRows(weighted, toks[0])
+		default:
+			byRow[i], err = phraseInstances(inst, toks)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("phrase %q: %w", strings.Join(toks, " "), err)
 		}
 		ids = append(ids, byRow[i].ids...)
@@ -70,13 +101,24 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, phrases [][]string) (
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	size, err := ix.readSizes(c, ids)
-	if err != nil {
-		return nil, err
-	}
 	ps := make([]postings[uint32], len(byRow))
+	size := make([]uint32, len(ids))
+	sized := 0 // rows whose size a phrase's read gave
 	for i, r := range byRow {
 		ps[i] = r.dense(ids)
+		if r.size != nil {
+			for j, d := range ps[i].rows {
+				if size[d] == 0 {
+					sized++
+				}
+				size[d] = r.size[j] // every row holds a token: no size is 0
+			}
+		}
+	}
+	if sized < len(ids) {
+		if size, err = ix.readSizes(c, ids); err != nil {
+			return nil, err
+		}
 	}
 	acc := make([]float64, len(ids))
 	accumulate(newBM25(p, nRow, nToken), ps, size, acc, nil)
@@ -92,6 +134,7 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, phrases [][]string) (
 type phraseRows struct {
 	ids  []int64
 	freq []uint32
+	size []uint32 // the rows' sizes in tokens, when the read gave them
 }
 
 // dense returns r over the positions of its rows in ids (which holds
@@ -106,6 +149,95 @@ func (r phraseRows) dense(ids []int64) postings[uint32] {
 		p.rows[i] = uint32(d)
 	}
 	return p
+}
+
+// phraseByMatch returns the rows holding the phrase term (a quoted
+// MatchExpr term) and its weighted count in each,
+// reading no instance: FTS5 matches the phrase alone and scores each row
+// with bm25() at its own k1 and b, and the count f is solved from that
+// score, whose other inputs (the phrase's idf, the row's size, the mean
+// size) are known: s = idf·f·(k1+1)/(f + K) gives f = s·K/(idf·(k1+1) − s).
+// Stepping through the tokens' rows or instances in fts5vocab cost two to
+// ten times FTS5's own query on common words (BenchmarkFallbackScore). f
+// is a sum of integer weights, so the solution is rounded; ok is false
+// (the caller reads fts5vocab: tokenRows, phraseInstances) when one is
+// not within 1e-6 of an integer. The error of f is about 1e-16·(f+K)/K
+// relative (K ≥ 0.3, f a few thousand at most), far below that bound;
+// TestPostingsAgree checks the three reads give the same postings.
+func (ix *Index) phraseByMatch(c *sqlite3.Conn, term string, nRow, nToken int64) (r phraseRows, ok bool, err error) {
+	st, err := ix.mem.stmts.get(c, fts5PhraseSQL())
+	if err != nil {
+		return r, false, err
+	}
+	if err := st.BindText(1, term); err != nil {
+		return r, false, err
+	}
+	var score []float64
+	for st.Step() {
+		r.ids = append(r.ids, st.ColumnInt64(0))
+		score = append(score, st.ColumnFloat(1))
+	}
+	if err := errorsJoinReset(st, st.Err()); err != nil || len(r.ids) == 0 {
+		return phraseRows{}, err == nil, err
+	}
+	if !slices.IsSorted(r.ids) {
+		return phraseRows{}, false, nil
+	}
+	size, err := ix.readSizes(c, r.ids)
+	if err != nil {
+		return phraseRows{}, false, err
+	}
+	s := newBM25(fts5BM25, nRow, nToken)
+	idf := s.idf(int64(len(r.ids)))
+	r.freq = make([]uint32, len(r.ids))
+	for i, sc := range score {
+		k := s.k1 * (1 - s.b + s.b*float64(size[i])/s.avgdl)
+		f := sc * k / (idf*(s.k1+1) - sc)
+		n := math.Round(f)
+		if !(math.Abs(f-n) < 1e-6) || n < 1 || n > math.MaxUint32 {
+			return phraseRows{}, false, nil
+		}
+		r.freq[i] = uint32(n)
+	}
+	r.size = size
+	return r, true, nil
+}
+
+// fts5BM25 are the k1 and b FTS5's bm25() hard-codes (fts5_aux.c).
+var fts5BM25 = BM25Params{K1: 1.2, B: 0.75}
+
+// fts5PhraseSQL scores the rows matching one phrase with FTS5's bm25()
+// and the index's column weights, by row id.
+func fts5PhraseSQL() string {
+	w := make([]string, len(columnWeights))
+	for i, c := range columnWeights {
+		w[i] = fmt.Sprintf("%d.0", c.weight)
+	}
+	return `SELECT rowid, -bm25(fts, ` + strings.Join(w, ", ") + `) FROM fts WHERE fts MATCH ? ORDER BY rowid`
+}
+
+// tokenRows returns the rows holding tok and its weighted count in each
+// (st: weightedSQL).
+func tokenRows(st *sqlite3.Stmt, tok string) (phraseRows, error) {
+	if err := st.BindText(1, tok); err != nil {
+		return phraseRows{}, err
+	}
+	var r phraseRows
+	for st.Step() {
+		w := st.ColumnInt64(1)
+		if w <= 0 || w > math.MaxUint32 {
+			return phraseRows{}, errorsJoinReset(st, fmt.Errorf("row %d: weighted count %d out of range", st.ColumnInt64(0), w))
+		}
+		r.ids = append(r.ids, st.ColumnInt64(0))
+		r.freq = append(r.freq, uint32(w))
+	}
+	if err := errorsJoinReset(st, st.Err()); err != nil {
+		return phraseRows{}, err
+	}
+	if !slices.IsSorted(r.ids) {
+		return phraseRows{}, fmt.Errorf("token %q: rows out of order", tok)
+	}
+	return r, nil
 }
 
 // phraseInstances returns the rows holding the phrase toks and its

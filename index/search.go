@@ -60,7 +60,7 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, p B
 		if done, err := ix.memSearch(c, p, phrases, single, limit, fn); err != nil || done {
 			return err // answered from memory (memstate.go)
 		}
-		scored, err := ix.readScores(c, p, phrases)
+		scored, err := ix.readScores(c, p, terms, phrases)
 		if err != nil {
 			return err
 		}
