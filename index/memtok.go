@@ -83,21 +83,6 @@ func (q *queryTokenizer) phrases(terms []string) (toks [][]string, single bool, 
 	return out, single, nil
 }
 
-// tokens returns the token of each of MatchExpr's terms, or false when a
-// term is not exactly one token (a phrase, or a word FTS5 splits or
-// drops): the in-memory copy scores only the former.
-func (q *queryTokenizer) tokens(terms []string) ([]string, bool, error) {
-	phrases, single, err := q.phrases(terms)
-	if err != nil || !single {
-		return nil, false, err
-	}
-	out := make([]string, len(phrases))
-	for i, p := range phrases {
-		out[i] = p[0]
-	}
-	return out, true, nil
-}
-
 // tokenize asks FTS5 for text's tokens, in order.
 func (q *queryTokenizer) tokenize(text string) ([]string, error) {
 	if err := errors.Join(q.ins.BindText(1, text), q.ins.Exec()); err != nil {
