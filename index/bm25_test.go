@@ -336,3 +336,52 @@ func TestPostingsAgree(t *testing.T) {
 func samePostings(a, b phraseRows) bool {
 	return slices.Equal(a.ids, b.ids) && slices.Equal(a.freq, b.freq)
 }
+
+// TestVocabReadsSeekTheTerm: the fts5vocab reads (the fallback of
+// phraseByMatch) must seek their term, not scan every instance of the
+// index: fts5vocab's plan sets bit 0x100 of its index number for a
+// term = constraint. The size read must seek docsize by row id.
+func TestVocabReadsSeekTheTerm(t *testing.T) {
+	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	err := ix.reader(context.Background(), func(c *sqlite3.Conn) error {
+		if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+			return err
+		}
+		for _, tc := range []struct{ sql, want string }{
+			{instancesSQL, "memvocab VIRTUAL TABLE INDEX "}, {weightedSQL(), "memvocab VIRTUAL TABLE INDEX "},
+			{sizesSQL, "SEARCH d USING INTEGER PRIMARY KEY"},
+		} {
+			st, _, err := c.Prepare("EXPLAIN QUERY PLAN " + tc.sql)
+			if err != nil {
+				return err
+			}
+			var plan []string
+			for st.Step() {
+				plan = append(plan, st.ColumnText(3))
+			}
+			st.Close()
+			found := false
+			for _, line := range plan {
+				i := strings.Index(line, tc.want)
+				if i < 0 {
+					continue
+				}
+				found = true
+				if strings.HasSuffix(tc.want, "INDEX ") {
+					var n int
+					if _, err := fmt.Sscanf(line[i+len(tc.want):], "%d", &n); err != nil || n&0x100 == 0 {
+						return fmt.Errorf("%s: plan %q does not use the term constraint", tc.sql, line)
+					}
+				}
+			}
+			if !found {
+				return fmt.Errorf("%s: plan %q, want %q", tc.sql, plan, tc.want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -23,12 +23,15 @@ import (
 const vocabSetup = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.memvocab USING fts5vocab(main, fts, instance)`
 
 // instancesSQL reads one token's instances: row, column, token offset.
-// fts5vocab answers a term = constraint by seeking the term.
+// fts5vocab answers a term = constraint by seeking the term (the plan
+// says "VIRTUAL TABLE INDEX 271": bit 0x100 is that constraint).
 const instancesSQL = `SELECT doc, col, offset FROM temp.memvocab WHERE term = ?`
 
 // weightedSQL reads one token's rows with its column-weighted count in
-// each, summed by SQLite (far fewer rows to step through than its
-// instances). Its CASE names every column of the table.
+// each, summed by SQLite (in a temp b-tree: far fewer rows to step
+// through than its instances). Its CASE names every column of the table.
+// Like instancesSQL, the plan uses fts5vocab's term-equality bit (0x100
+// of "VIRTUAL TABLE INDEX 263"), so only the term's postings are read.
 func weightedSQL() string {
 	var b strings.Builder
 	b.WriteString(`SELECT doc, sum(CASE col`)
