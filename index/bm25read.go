@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -59,9 +60,10 @@ func compareInstance(a, b instance) int {
 
 // readScores scores every row holding one of phrases (each the tokens of
 // one of the query's terms, in order; terms are MatchExpr's quoted terms)
-// by BM25 under p, reading the averages record, each phrase's rows with
-// its weighted count in each, and the matched rows' sizes from the
-// snapshot c reads. Rows are returned by FTS5 row id.
+// by BM25 under p, reading from the snapshot c reads the averages record,
+// each phrase's rows with its weighted count in each (matchPhrase and
+// solveCounts, else fts5vocab), and the matched rows' sizes. Rows are
+// returned by FTS5 row id.
 func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phrases [][]string) ([]scoredRow, error) {
 	st, err := ix.mem.stmts.get(c, averagesSQL)
 	if err != nil {
@@ -71,56 +73,33 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 	if err != nil {
 		return nil, err
 	}
-	inst, err := ix.mem.stmts.get(c, instancesSQL)
-	if err != nil {
-		return nil, err
-	}
-	weighted, err := ix.mem.stmts.get(c, weightedSQL())
-	if err != nil {
-		return nil, err
-	}
-	byRow := make([]phraseRows, len(phrases))
+	matched := make([]matchedPhrase, len(phrases))
 	var ids []int64
 	for i, toks := range phrases {
 		if len(toks) == 0 {
 			continue // FTS5 matches nothing for it
 		}
-		var ok bool
-		byRow[i], ok, err = ix.phraseByMatch(c, terms[i], nRow, nToken)
-		switch {
-		case err != nil || ok:
-		case len(toks) == 1:
-			byRow[i], err = tokenRows(weighted, toks[0])
-		default:
-			byRow[i], err = phraseInstances(inst, toks)
+		if matched[i], err = ix.matchPhrase(c, terms[i]); err != nil {
+			return nil, fmt.Errorf("phrase %s: %w", terms[i], err)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("phrase %q: %w", strings.Join(toks, " "), err)
-		}
-		ids = append(ids, byRow[i].ids...)
+		ids = append(ids, matched[i].ids...)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	ps := make([]postings[uint32], len(byRow))
-	size := make([]uint32, len(ids))
-	sized := 0 // rows whose size a phrase's read gave
-	for i, r := range byRow {
-		ps[i] = r.dense(ids)
-		if r.size != nil {
-			for j, d := range ps[i].rows {
-				if size[d] == 0 {
-					sized++
-				}
-				size[d] = r.size[j] // every row holds a token: no size is 0
-			}
-		}
+	size, err := ix.readSizes(c, ids)
+	if err != nil {
+		return nil, err
 	}
-	if sized < len(ids) {
-		if size, err = ix.readSizes(c, ids); err != nil {
-			return nil, err
+	ps := make([]postings[uint32], len(phrases))
+	for i, toks := range phrases {
+		if len(toks) == 0 {
+			continue
+		}
+		if ps[i], err = ix.phrasePostings(c, newBM25(fts5BM25, nRow, nToken), matched[i], toks, ids, size); err != nil {
+			return nil, fmt.Errorf("phrase %s: %w", terms[i], err)
 		}
 	}
 	acc := make([]float64, len(ids))
@@ -132,78 +111,126 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 	return rows, nil
 }
 
+// phrasePostings returns a matched phrase's postings over ids (the
+// query's matched rows, ascending, of the given sizes): the counts solved
+// from bm25() (s: at FTS5's k1 and b), else read from fts5vocab.
+func (ix *Index) phrasePostings(c *sqlite3.Conn, s bm25, m matchedPhrase, toks []string, ids []int64, size []uint32) (postings[uint32], error) {
+	dense, ok := phraseRows{ids: m.ids}.dense(ids)
+	if !ok {
+		return dense, errors.New("a matched row is missing from the query's rows")
+	}
+	if dense.freq, ok = solveCounts(s, m.score, dense.rows, size); ok {
+		return dense, nil
+	}
+	r, err := ix.vocabRows(c, toks)
+	if err != nil {
+		return dense, err
+	}
+	if dense, ok = r.dense(ids); !ok || !slices.Equal(r.ids, m.ids) {
+		return dense, errors.New("fts5vocab and FTS5 disagree on the rows holding it")
+	}
+	return dense, nil
+}
+
 // phraseRows are the rows holding one phrase (FTS5 row ids, ascending)
 // and its weighted count of instances in each.
 type phraseRows struct {
 	ids  []int64
 	freq []uint32
-	size []uint32 // the rows' sizes in tokens, when the read gave them
 }
 
-// dense returns r over the positions of its rows in ids (which holds
-// them all, ascending).
-func (r phraseRows) dense(ids []int64) postings[uint32] {
-	p := postings[uint32]{rows: make([]uint32, len(r.ids)), freq: r.freq}
+// dense returns r over the positions of its rows in ids (ascending); ok
+// is false when ids lacks one of them.
+func (r phraseRows) dense(ids []int64) (p postings[uint32], ok bool) {
+	p = postings[uint32]{rows: make([]uint32, len(r.ids)), freq: r.freq}
 	d := 0
 	for i, id := range r.ids {
-		for ids[d] != id {
+		for d < len(ids) && ids[d] != id {
 			d++
+		}
+		if d == len(ids) {
+			return p, false
 		}
 		p.rows[i] = uint32(d)
 	}
-	return p
+	return p, true
 }
 
-// phraseByMatch returns the rows holding the phrase term (a quoted
-// MatchExpr term) and its weighted count in each,
-// reading no instance: FTS5 matches the phrase alone and scores each row
-// with bm25() at its own k1 and b, and the count f is solved from that
-// score, whose other inputs (the phrase's idf, the row's size, the mean
-// size) are known: s = idf·f·(k1+1)/(f + K) gives f = s·K/(idf·(k1+1) − s).
-// Stepping through the tokens' rows or instances in fts5vocab cost two to
-// ten times FTS5's own query on common words (BenchmarkFallbackScore). f
-// is a sum of integer weights, so the solution is rounded; ok is false
-// (the caller reads fts5vocab: tokenRows, phraseInstances) when one is
-// not within 1e-6 of an integer. The error of f is about 1e-16·(f+K)/K
-// relative (K ≥ 0.3, f a few thousand at most), far below that bound;
-// TestPostingsAgree checks the three reads give the same postings.
-func (ix *Index) phraseByMatch(c *sqlite3.Conn, term string, nRow, nToken int64) (r phraseRows, ok bool, err error) {
+// vocabRows reads the rows holding the phrase toks and its weighted
+// count in each from fts5vocab: tokenRows for one token, phraseInstances
+// for several.
+func (ix *Index) vocabRows(c *sqlite3.Conn, toks []string) (phraseRows, error) {
+	sql := instancesSQL
+	if len(toks) == 1 {
+		sql = weightedSQL()
+	}
+	st, err := ix.mem.stmts.get(c, sql)
+	if err != nil {
+		return phraseRows{}, err
+	}
+	if len(toks) == 1 {
+		return tokenRows(st, toks[0])
+	}
+	return phraseInstances(st, toks)
+}
+
+// matchedPhrase is the rows FTS5 matches for one phrase alone (row ids,
+// ascending) with the score bm25() gives each.
+type matchedPhrase struct {
+	ids   []int64
+	score []float64
+}
+
+// matchPhrase runs FTS5 on the phrase term (a quoted MatchExpr term)
+// alone: the rows holding it (FTS5's own phrase semantics: tokens at
+// consecutive offsets of one column) and their bm25() scores.
+func (ix *Index) matchPhrase(c *sqlite3.Conn, term string) (matchedPhrase, error) {
+	var m matchedPhrase
 	st, err := ix.mem.stmts.get(c, fts5PhraseSQL())
 	if err != nil {
-		return r, false, err
+		return m, err
 	}
 	if err := st.BindText(1, term); err != nil {
-		return r, false, err
+		return m, err
 	}
-	var score []float64
 	for st.Step() {
-		r.ids = append(r.ids, st.ColumnInt64(0))
-		score = append(score, st.ColumnFloat(1))
+		m.ids = append(m.ids, st.ColumnInt64(0))
+		m.score = append(m.score, st.ColumnFloat(1))
 	}
-	if err := errorsJoinReset(st, st.Err()); err != nil || len(r.ids) == 0 {
-		return phraseRows{}, err == nil, err
+	if err := errorsJoinReset(st, st.Err()); err != nil {
+		return m, err
 	}
-	if !slices.IsSorted(r.ids) {
-		return phraseRows{}, false, nil
+	if !slices.IsSorted(m.ids) {
+		return m, errors.New("FTS5 rows out of order")
 	}
-	size, err := ix.readSizes(c, r.ids)
-	if err != nil {
-		return phraseRows{}, false, err
-	}
-	s := newBM25(fts5BM25, nRow, nToken)
-	idf := s.idf(int64(len(r.ids)))
-	r.freq = make([]uint32, len(r.ids))
+	return m, nil
+}
+
+// solveCounts returns the phrase's weighted count f in each of its rows
+// (rows: dense numbers into size), reading no instance: bm25() scored
+// each row (score) at FTS5's k1 and b (s), and its other inputs (the
+// phrase's idf, the row's size, the mean size) are known, so
+// s = idf·f·(k1+1)/(f + K) gives f = s·K/(idf·(k1+1) − s). Stepping through
+// the tokens' rows or instances in fts5vocab instead cost two to ten
+// times FTS5's own query on common words (BenchmarkFallbackScore). f is a
+// sum of integer weights, so the solution is rounded; ok is false (the
+// caller reads fts5vocab: tokenRows, phraseInstances) when one is not
+// within 1e-6 of an integer. The error of f is about 1e-16·(f+K)/K
+// relative (K ≥ 0.3, f a few thousand at most), far below that bound;
+// TestPostingsAgree checks the reads give the same postings.
+func solveCounts(s bm25, score []float64, rows []uint32, size []uint32) ([]uint32, bool) {
+	idf := s.idf(int64(len(rows)))
+	freq := make([]uint32, len(rows))
 	for i, sc := range score {
-		k := s.k1 * (1 - s.b + s.b*float64(size[i])/s.avgdl)
+		k := s.k1 * (1 - s.b + s.b*float64(size[rows[i]])/s.avgdl)
 		f := sc * k / (idf*(s.k1+1) - sc)
 		n := math.Round(f)
 		if !(math.Abs(f-n) < 1e-6) || n < 1 || n > math.MaxUint32 {
-			return phraseRows{}, false, nil
+			return nil, false
 		}
-		r.freq[i] = uint32(n)
+		freq[i] = uint32(n)
 	}
-	r.size = size
-	return r, true, nil
+	return freq, true
 }
 
 // fts5BM25 are the k1 and b FTS5's bm25() hard-codes (fts5_aux.c).
