@@ -345,7 +345,7 @@ func solvedRows(ix *Index, c *sqlite3.Conn, term string, nRow, nToken int64) (ph
 	for i := range rows {
 		rows[i] = uint32(i)
 	}
-	freq, ok := solveCounts(newBM25(fts5BM25, nRow, nToken), m.score, rows, size)
+	freq, ok := solveCounts(newBM25(fts5Params, nRow, nToken), m.score, rows, size)
 	if !ok {
 		return phraseRows{}, fmt.Errorf("counts not solved from %v", m.score)
 	}

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -16,47 +15,18 @@ import (
 // or not built yet, or a phrase is several tokens): the same BM25 as the
 // copy's (accumulate), over postings read from SQLite for this query
 // only, in the caller's read transaction. FTS5's own bm25() hard-codes
-// k1 and b, so it no longer ranks; the tests keep it as the reference.
+// k1 and b, so it no longer ranks: it only serves to solve each row's
+// count (solveCounts), and the tests keep it as the reference. The
+// fts5vocab reads that replace it when a count is not solved are in
+// bm25vocab.go.
 
 // vocabSetup makes the fts5vocab table the reads go through (a temp
 // table: per connection, no write to the index). Search runs it before
 // its read transaction begins (a rollback would drop the table).
 const vocabSetup = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.memvocab USING fts5vocab(main, fts, instance)`
 
-// instancesSQL reads one token's instances: row, column, token offset.
-// fts5vocab answers a term = constraint by seeking the term (the plan
-// says "VIRTUAL TABLE INDEX 271": bit 0x100 is that constraint).
-const instancesSQL = `SELECT doc, col, offset FROM temp.memvocab WHERE term = ?`
-
-// weightedSQL reads one token's rows with its column-weighted count in
-// each, summed by SQLite (in a temp b-tree: far fewer rows to step
-// through than its instances). Its CASE names every column of the table.
-// Like instancesSQL, the plan uses fts5vocab's term-equality bit (0x100
-// of "VIRTUAL TABLE INDEX 263"), so only the term's postings are read.
-func weightedSQL() string {
-	var b strings.Builder
-	b.WriteString(`SELECT doc, sum(CASE col`)
-	for _, c := range columnWeights {
-		fmt.Fprintf(&b, ` WHEN '%s' THEN %d`, c.name, c.weight)
-	}
-	b.WriteString(` END) FROM temp.memvocab WHERE term = ? GROUP BY doc`)
-	return b.String()
-}
-
 // sizesSQL reads the docsize record of a list of row ids.
 const sizesSQL = `SELECT j.value, d.sz FROM json_each(?) j CROSS JOIN fts_docsize d ON d.id = j.value`
-
-// instance is one token instance, or (after matching) the start of one
-// phrase instance.
-type instance struct {
-	row int64
-	col int32 // the column's position (columnWeights)
-	off int32
-}
-
-func compareInstance(a, b instance) int {
-	return cmp.Or(cmp.Compare(a.row, b.row), cmp.Compare(a.col, b.col), cmp.Compare(a.off, b.off))
-}
 
 // readScores scores every row holding one of phrases (each the tokens of
 // one of the query's terms, in order; terms are MatchExpr's quoted terms)
@@ -98,7 +68,7 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 		if len(toks) == 0 {
 			continue
 		}
-		if ps[i], err = ix.phrasePostings(c, newBM25(fts5BM25, nRow, nToken), matched[i], toks, ids, size); err != nil {
+		if ps[i], err = ix.phrasePostings(c, newBM25(BM25Params{K1: fts5K1, B: fts5B}, nRow, nToken), matched[i], toks, ids, size); err != nil {
 			return nil, fmt.Errorf("phrase %s: %w", terms[i], err)
 		}
 	}
@@ -154,24 +124,6 @@ func (r phraseRows) dense(ids []int64) (p postings[uint32], ok bool) {
 		p.rows[i] = uint32(d)
 	}
 	return p, true
-}
-
-// vocabRows reads the rows holding the phrase toks and its weighted
-// count in each from fts5vocab: tokenRows for one token, phraseInstances
-// for several.
-func (ix *Index) vocabRows(c *sqlite3.Conn, toks []string) (phraseRows, error) {
-	sql := instancesSQL
-	if len(toks) == 1 {
-		sql = weightedSQL()
-	}
-	st, err := ix.mem.stmts.get(c, sql)
-	if err != nil {
-		return phraseRows{}, err
-	}
-	if len(toks) == 1 {
-		return tokenRows(st, toks[0])
-	}
-	return phraseInstances(st, toks)
 }
 
 // matchedPhrase is the rows FTS5 matches for one phrase alone (row ids,
@@ -233,8 +185,9 @@ func solveCounts(s bm25, score []float64, rows []uint32, size []uint32) ([]uint3
 	return freq, true
 }
 
-// fts5BM25 are the k1 and b FTS5's bm25() hard-codes (fts5_aux.c).
-var fts5BM25 = BM25Params{K1: 1.2, B: 0.75}
+// fts5K1 and fts5B are the k1 and b FTS5's bm25() hard-codes
+// (fts5_aux.c), with which solveCounts inverts its scores.
+const fts5K1, fts5B = 1.2, 0.75
 
 // fts5PhraseSQL scores the rows matching one phrase with FTS5's bm25()
 // and the index's column weights, by row id.
@@ -244,116 +197,6 @@ func fts5PhraseSQL() string {
 		w[i] = fmt.Sprintf("%d.0", c.weight)
 	}
 	return `SELECT rowid, -bm25(fts, ` + strings.Join(w, ", ") + `) FROM fts WHERE fts MATCH ? ORDER BY rowid`
-}
-
-// tokenRows returns the rows holding tok and its weighted count in each
-// (st: weightedSQL).
-func tokenRows(st *sqlite3.Stmt, tok string) (phraseRows, error) {
-	if err := st.BindText(1, tok); err != nil {
-		return phraseRows{}, err
-	}
-	var r phraseRows
-	for st.Step() {
-		w := st.ColumnInt64(1)
-		if w <= 0 || w > math.MaxUint32 {
-			return phraseRows{}, errorsJoinReset(st, fmt.Errorf("row %d: weighted count %d out of range", st.ColumnInt64(0), w))
-		}
-		r.ids = append(r.ids, st.ColumnInt64(0))
-		r.freq = append(r.freq, uint32(w))
-	}
-	if err := errorsJoinReset(st, st.Err()); err != nil {
-		return phraseRows{}, err
-	}
-	if !slices.IsSorted(r.ids) {
-		return phraseRows{}, fmt.Errorf("token %q: rows out of order", tok)
-	}
-	return r, nil
-}
-
-// phraseInstances returns the rows holding the phrase toks and its
-// weighted count in each. A phrase instance is, as in FTS5, its tokens at
-// consecutive offsets of one column; a phrase of no tokens matches
-// nothing.
-func phraseInstances(st *sqlite3.Stmt, toks []string) (phraseRows, error) {
-	if len(toks) == 0 {
-		return phraseRows{}, nil
-	}
-	starts, err := tokenInstances(st, toks[0])
-	for j := 1; j < len(toks) && err == nil && len(starts) > 0; j++ {
-		var next []instance
-		if next, err = tokenInstances(st, toks[j]); err == nil {
-			starts = followedBy(starts, next, int32(j))
-		}
-	}
-	if err != nil {
-		return phraseRows{}, err
-	}
-	var r phraseRows
-	for _, in := range starts {
-		w := uint32(columnWeights[in.col].weight)
-		if n := len(r.ids); n > 0 && r.ids[n-1] == in.row {
-			if r.freq[n-1] > math.MaxUint32-w {
-				return phraseRows{}, fmt.Errorf("weighs over %d in row %d", uint32(math.MaxUint32), in.row)
-			}
-			r.freq[n-1] += w
-			continue
-		}
-		r.ids = append(r.ids, in.row)
-		r.freq = append(r.freq, w)
-	}
-	return r, nil
-}
-
-// followedBy keeps the instances of starts that next continues at
-// offset gap in the same row and column (both sorted).
-func followedBy(starts, next []instance, gap int32) []instance {
-	kept, k := starts[:0], 0
-	for _, s := range starts {
-		want := instance{s.row, s.col, s.off + gap}
-		for k < len(next) && compareInstance(next[k], want) < 0 {
-			k++
-		}
-		if k < len(next) && next[k] == want {
-			kept = append(kept, s)
-		}
-	}
-	return kept
-}
-
-// tokenInstances reads every instance of tok (st: instancesSQL), sorted
-// by row, column and offset.
-func tokenInstances(st *sqlite3.Stmt, tok string) ([]instance, error) {
-	if err := st.BindText(1, tok); err != nil {
-		return nil, err
-	}
-	var out []instance
-	var lastCol []byte
-	pos := 0
-	for st.Step() {
-		if col := st.ColumnRawText(1); string(col) != string(lastCol) {
-			var ok bool
-			if _, pos, ok = columnWeight(string(col)); !ok {
-				return nil, errorsJoinReset(st, fmt.Errorf("unknown column %q", col))
-			}
-			lastCol = append(lastCol[:0], col...)
-		}
-		out = append(out, instance{row: st.ColumnInt64(0), col: int32(pos), off: int32(st.ColumnInt(2))})
-	}
-	if err := errorsJoinReset(st, st.Err()); err != nil {
-		return nil, err
-	}
-	if !slices.IsSortedFunc(out, compareInstance) {
-		slices.SortFunc(out, compareInstance)
-	}
-	return out, nil
-}
-
-// errorsJoinReset resets st and returns err, or the reset's error.
-func errorsJoinReset(st *sqlite3.Stmt, err error) error {
-	if rerr := st.Reset(); err == nil {
-		err = rerr
-	}
-	return err
 }
 
 // readSizes returns the size in tokens (all columns) of each row of ids.

@@ -15,7 +15,7 @@ import (
 
 // fts5Params are the k1 and b FTS5's bm25() hard-codes: with them, Search
 // must give exactly what bm25() gives (referenceSQL).
-var fts5Params = BM25Params{K1: 1.2, B: 0.75}
+var fts5Params = BM25Params{K1: fts5K1, B: fts5B}
 
 // productParams are the product's (rankers.BM25K1, rankers.BM25B; package
 // index cannot import rankers: TestProductParams in rankers keeps them
