@@ -190,7 +190,7 @@ func (ix *Index) swap(ctx context.Context, tmp string) error {
 	var errs []error
 	for _, c := range append(conns, ix.write) {
 		if c != nil {
-			errs = append(errs, ix.mem.stamps.release(c), c.Close())
+			errs = append(errs, ix.mem.stmts.release(c), c.Close())
 		}
 	}
 	ix.write = nil

@@ -59,7 +59,7 @@ func diskHealer() Healer {
 // hitKeys renders a search's result for comparison.
 func hitKeys(ix *Index, q string) ([]string, error) {
 	var out []string
-	err := ix.Search(context.Background(), q, 20, func(h Hit) bool {
+	err := ix.Search(context.Background(), q, 20, fts5Params, func(h Hit) bool {
 		out = append(out, fmt.Sprintf("%s#%d", h.Path, h.Chunk))
 		return true
 	})

@@ -425,7 +425,7 @@ func (ix *Index) Close() error {
 		for range cap(ix.readers) {
 			c := <-ix.readers
 			if c != nil {
-				errs = append(errs, ix.mem.stamps.release(c), c.Close())
+				errs = append(errs, ix.mem.stmts.release(c), c.Close())
 			}
 		}
 		errs = append(errs, ix.mem.shutdown())

@@ -52,6 +52,7 @@ func TestMemSaveFromFile(t *testing.T) {
 	read := 0
 	for term := range s.m.offs[:len(s.m.offs)-1] {
 		lo, hi := s.m.offs[term], s.m.offs[term+1]
+		sc.docs, sc.freq = sc.docs[:0], sc.freq[:0]
 		docs, freq := s.m.postings(lo, hi, &sc)
 		if !reflect.DeepEqual(docs, s.m.docs[lo:hi]) || !reflect.DeepEqual(freq, s.m.freq[lo:hi]) {
 			t.Fatalf("term %d: postings read from the file differ", term)

@@ -50,22 +50,6 @@ type memFile struct{ path, hash string }
 // noFile marks a row without chunk or file row.
 const noFile = ^uint32(0)
 
-// columnWeight is bm25Weights as integers, by column name;
-// TestColumnWeightsMatchSQL keeps the two equal. Integer weights make the
-// weighted counts exact (a chunk of a few hundred words weighs far below
-// the uint16 bound; a row over it fails the build, and FTS5 answers).
-func columnWeight(col string) (uint32, bool) {
-	switch col {
-	case "title", "aliases":
-		return 3, true
-	case "headings", "tags":
-		return 2, true
-	case "body", "cjk":
-		return 1, true
-	}
-	return 0, false
-}
-
 // stampSQL reads the FTS5 averages record (row count, token totals) and
 // structure record (which every committed write changes: new segments, a
 // new write counter). Equal stamps mean equal FTS5 contents.
@@ -126,26 +110,35 @@ func buildMem(c *sqlite3.Conn) (*memIndex, error) {
 	return m, nil
 }
 
-// readAverages decodes the averages record: the row count, then one token
-// total per column (FTS5's varints).
+// readAverages reads the averages record.
 func (m *memIndex) readAverages(c *sqlite3.Conn) error {
-	st, _, err := c.Prepare(`SELECT block FROM fts_data WHERE id = 1`)
+	st, _, err := c.Prepare(averagesSQL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	m.nRow, m.nToken, err = stepAverages(st)
+	return err
+}
+
+// averagesSQL reads FTS5's averages record.
+const averagesSQL = `SELECT block FROM fts_data WHERE id = 1`
+
+// stepAverages runs st (averagesSQL) and decodes the record: the row
+// count, then one token total per column (FTS5's varints), summed.
+func stepAverages(st *sqlite3.Stmt) (nRow, nToken int64, err error) {
 	if !st.Step() {
-		return errors.Join(errors.New("no averages record"), st.Err())
+		return 0, 0, errors.Join(errors.New("no averages record"), st.Err(), st.Reset())
 	}
 	vals, err := varints(st.ColumnRawBlob(0))
 	if err != nil || len(vals) == 0 {
-		return fmt.Errorf("averages record: %v", err)
+		return 0, 0, errors.Join(fmt.Errorf("averages record: %v", err), st.Reset())
 	}
-	m.nRow = int64(vals[0])
+	nRow = int64(vals[0])
 	for _, v := range vals[1:] {
-		m.nToken += int64(v)
+		nToken += int64(v)
 	}
-	return st.Err()
+	return nRow, nToken, errors.Join(st.Err(), st.Reset())
 }
 
 // readSizes reads every row's size (the sum of its column sizes).
@@ -215,7 +208,7 @@ func (m *memIndex) readPostings(c *sqlite3.Conn) error {
 		if !ok {
 			return fmt.Errorf("row %d has tokens but no docsize", row)
 		}
-		w, ok := columnWeight(string(col))
+		w, _, ok := columnWeight(string(col))
 		if !ok {
 			return fmt.Errorf("unknown column %q", col)
 		}
@@ -278,54 +271,32 @@ func (m *memIndex) bytes() int {
 
 // scratch is one search's accumulator over the dense rows.
 type scratch struct {
-	acc     []float64
-	touched []uint32
-	rows    []scoredRow // score's result, reused: valid until the scratch is put back
-	docs    []uint32    // a term's postings read from the state file (see postings)
-	freq    []uint16
+	acc      []float64
+	touched  []uint32
+	postings []postings[uint16]
+	tokens   []string
+	rows     []scoredRow // score's result, reused: valid until the scratch is put back
+	docs     []uint32    // the query's postings read from the state file (see postings)
+	freq     []uint16
 }
 
 // score returns every row holding one of tokens (the query's phrases, in
-// order, one token each) with its BM25 score, computed as FTS5's bm25()
-// computes it (fts5_aux.c, fts5Bm25Function) operation by operation:
-//
-//	idf_i   = log((N − n_i + 0.5) / (n_i + 0.5)), at least 1e-6
-//	score   = Σ_i idf_i · (f_i·(k1+1)) / (f_i + k1·(1 − b + b·D/avgdl))
-//
-// summed in phrase order from 0, where f_i is the phrase's weighted count
-// in the row, D the row's tokens and avgdl the mean over all rows. The
-// float64 conversions stop a compiler from fusing a multiply and an add
-// (the wasm SQLite rounds each operation), so the scores are bit-identical.
-func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
-	k1, b := 1.2, 0.75 // as in fts5Bm25Function
-	avgdl := float64(m.nToken) / float64(m.nRow)
+// order, one token each) with its BM25 score under p (accumulate).
+func (m *memIndex) score(p BM25Params, tokens []string, sc *scratch) []scoredRow {
+	ps := sc.postings[:0]
+	sc.docs, sc.freq = sc.docs[:0], sc.freq[:0]
+	for _, tok := range tokens {
+		var pl postings[uint16]
+		if t, ok := m.terms[tok]; ok {
+			pl.rows, pl.freq = m.postings(m.offs[t], m.offs[t+1], sc)
+		} // else no row holds it: it adds 0 everywhere
+		ps = append(ps, pl)
+	}
 	if len(sc.acc) < len(m.ids) {
 		sc.acc = make([]float64, len(m.ids))
 	}
 	acc := sc.acc
-	touched := sc.touched[:0]
-	for _, tok := range tokens {
-		t, ok := m.terms[tok]
-		if !ok {
-			continue // no row holds it: it adds 0 everywhere
-		}
-		lo, hi := m.offs[t], m.offs[t+1]
-		nHit := int64(hi - lo)
-		idf := math.Log((float64(m.nRow-nHit) + 0.5) / (float64(nHit) + 0.5))
-		if idf <= 0 {
-			idf = 1e-6
-		}
-		docs, freq := m.postings(lo, hi, sc)
-		for j, d := range docs {
-			f := float64(freq[j])
-			D := float64(m.size[d])
-			den := f + float64(k1*(1-b+b*D/avgdl))
-			if acc[d] == 0 { // every contribution is > 0
-				touched = append(touched, d)
-			}
-			acc[d] += float64(idf * ((f * (k1 + 1.0)) / den))
-		}
-	}
+	touched := accumulate(newBM25(p, m.nRow, m.nToken), ps, m.size, acc, sc.touched[:0])
 	rows := sc.rows[:0]
 	for _, d := range touched {
 		if m.rows[d].file != noFile {
@@ -333,7 +304,8 @@ func (m *memIndex) score(tokens []string, sc *scratch) []scoredRow {
 		}
 		acc[d] = 0
 	}
-	sc.touched, sc.rows = touched, rows
+	clear(ps) // drop the views of m's arrays
+	sc.touched, sc.rows, sc.postings = touched, rows, ps
 	return rows
 }
 

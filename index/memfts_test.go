@@ -11,12 +11,13 @@ import (
 	"time"
 )
 
-// TestMemSearchEqualsFTS5 checks that searches answered by the in-memory
-// BM25 copy return exactly what FTS5 returns (the reference query: same
-// chunks, same order, bit-identical scores) for every limit and lookup
-// batch, on the fixture, on a vault of exact ties, and on a vault of CJK
-// fields, diacritics, stop words, digits and repeated words; and that most
-// queries were indeed answered from memory.
+// TestMemSearchEqualsFTS5 checks that at FTS5's k1 and b, searches return
+// exactly what FTS5's bm25() returns (the reference query: same chunks,
+// same order, bit-identical scores) for every limit and lookup batch, on
+// the fixture, on a vault of exact ties, on a vault of CJK fields,
+// diacritics, stop words, digits and repeated words, and on a generated
+// vault; and that most queries were indeed answered from memory (the
+// rest, phrases and split words, were scored from SQLite reads).
 func TestMemSearchEqualsFTS5(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -28,6 +29,7 @@ func TestMemSearchEqualsFTS5(t *testing.T) {
 		}, nil},
 		{"ties", tieVault, nil},
 		{"mixed", mixedVault, mixedQueries},
+		{"generated", genVault, append(genQueries(), genPhrases...)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
@@ -36,7 +38,11 @@ func TestMemSearchEqualsFTS5(t *testing.T) {
 				t.Fatal(err)
 			}
 			queries := append(equivalenceQueries(t, root), tc.extra...)
-			compared, inMem := compareWithReference(t, ix, queries)
+			limits, batches := []int{1, 2, 3, 5, 7, 10, 50, 450, 100000}, []int{1, 2, 3, firstBatch}
+			if tc.name == "generated" { // many queries: fewer cuts
+				limits, batches = []int{1, 7, 450, 100000}, []int{1, firstBatch}
+			}
+			compared, inMem := compareAt(t, ix, queries, limits, batches)
 			if compared == 0 {
 				t.Fatal("no query matched anything: the comparison proves nothing")
 			}
@@ -54,13 +60,20 @@ func TestMemSearchEqualsFTS5(t *testing.T) {
 // the queries answered from memory.
 func compareWithReference(t *testing.T, ix *Index, queries []string) (compared, inMem int) {
 	t.Helper()
+	return compareAt(t, ix, queries, []int{1, 2, 3, 5, 7, 10, 50, 450, 100000}, []int{1, 2, 3, firstBatch})
+}
+
+// compareAt is compareWithReference at the given limits and batch sizes
+// (fewer for the many queries of the generated vault).
+func compareAt(t *testing.T, ix *Index, queries []string, limits, batches []int) (compared, inMem int) {
+	t.Helper()
 	for _, q := range queries {
 		want := referenceSearch(t, ix, q)
 		before := ix.mem.used.Load()
-		for _, limit := range []int{1, 2, 3, 5, 7, 10, 50, 450, 100000} {
-			for _, batch := range []int{1, 2, 3, firstBatch} {
+		for _, limit := range limits {
+			for _, batch := range batches {
 				var got []Hit
-				if err := ix.search(context.Background(), q, limit, batch, func(h Hit) bool { got = append(got, h); return true }); err != nil {
+				if err := ix.search(context.Background(), q, limit, batch, fts5Params, func(h Hit) bool { got = append(got, h); return true }); err != nil {
 					t.Fatalf("%q limit %d: %v", q, limit, err)
 				}
 				w := want[:min(limit, len(want))]
@@ -84,6 +97,7 @@ var mixedQueries = []string{
 	"running runs runner", "garden gardening gardens", "2024", "v2 x86", "œuvre", "straße", "İstanbul",
 	"e\u0301te\u0301", "don't", "o'clock", "ﬁsh", "ＦＵＬＬ width", "emoji 🙂 note", "zzzz yyyy", "Δelta",
 	`"starter flour"`, `"a b" c`, "rye rye rye", strings.Repeat("flour ", 80),
+	`"rye rye"`, `"rye then wait"`, `"flour and water"`, `"学习 方法"`, "ba\u0305se", `"中文笔记"`, `"and the"`, `""`,
 }
 
 // mixedVault writes notes whose titles, aliases, headings and tags carry
@@ -100,7 +114,7 @@ func mixedVault(t *testing.T, ix func(root string) *Index) (string, *Index) {
 		"Gardens 2024.md":  "---\ntags: [garden, gardening]\n---\n# Gardening in 2024\nGardens need v2 x86 water. don't o'clock\n",
 		"Long note.md":     "# Long\n" + strings.Repeat("Flour and water and rye make a starter. ", 60) + "\n",
 		"Stub.md":          "rye\n",
-		"Starter flour.md": "Starter flour: rye rye rye, then wait.\n",
+		"Starter flour.md": "Starter flour: rye rye rye, then wait. ba\u0305se\n",
 		"Delta.md":         "# Δelta İstanbul\nété ﬁsh ＦＵＬＬ width emoji 🙂 note\n",
 	}
 	for i := range 12 {
@@ -159,22 +173,6 @@ func write(t *testing.T, root, name, body string) {
 	}
 }
 
-// TestColumnWeightsMatchSQL keeps columnWeight equal to the weights the
-// SQL passes to bm25().
-func TestColumnWeightsMatchSQL(t *testing.T) {
-	var got []string
-	for _, col := range []string{"title", "aliases", "headings", "tags", "body", "cjk"} {
-		w, ok := columnWeight(col)
-		if !ok {
-			t.Fatalf("no weight for %s", col)
-		}
-		got = append(got, fmt.Sprintf("%d.0", w))
-	}
-	if s := strings.Join(got, ", "); s != bm25Weights {
-		t.Fatalf("columnWeight gives %q, bm25Weights is %q", s, bm25Weights)
-	}
-}
-
 // TestVarints decodes SQLite varints of every length.
 func TestVarints(t *testing.T) {
 	for _, tc := range []struct {
@@ -216,7 +214,7 @@ func TestMemConcurrent(t *testing.T) {
 					return
 				default:
 				}
-				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, func(Hit) bool { return true }); err != nil {
+				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, fts5Params, func(Hit) bool { return true }); err != nil {
 					errs <- err
 					return
 				}
@@ -245,7 +243,7 @@ func TestMemConcurrent(t *testing.T) {
 	ix.mem.mu.Unlock()
 	write(t, root, "Last.md", "rye\n")
 	syncDisk(t, ix)
-	ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }) // starts a build
+	ix.Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }) // starts a build
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +262,7 @@ func TestMemWaitsForQuiet(t *testing.T) {
 	syncDisk(t, ix)
 	search := func() {
 		t.Helper()
-		if err := ix.Search(context.Background(), "rye", 5, func(Hit) bool { return true }); err != nil {
+		if err := ix.Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -210,7 +210,7 @@ func TestMemSaveDamaged(t *testing.T) {
 		}
 		var sc scratch
 		for tok := range s.m.terms {
-			s.m.emit(s.m.score([]string{tok}, &sc), 5, func(Hit) bool { return true })
+			s.m.emit(s.m.score(productParams, []string{tok}, &sc), 5, func(Hit) bool { return true })
 		}
 	}
 	if rejected == 0 {
@@ -245,7 +245,7 @@ func TestEnsureMemConcurrent(t *testing.T) {
 				return
 			}
 			for _, q := range queries[:min(len(queries), 20)] {
-				if err := ix.Search(ctx, q, 10, func(Hit) bool { return true }); err != nil {
+				if err := ix.Search(ctx, q, 10, fts5Params, func(Hit) bool { return true }); err != nil {
 					errs <- err
 					return
 				}

@@ -14,7 +14,7 @@ import (
 // and the start of the next; memGapFactor makes the gap at least that many
 // build durations. Together they bound the background CPU a stream of
 // edits can cost (a build of the 13k-note vault takes about a second); in
-// between, searches are answered by FTS5, which gives the same results.
+// between, searches are scored from SQLite reads, with the same results.
 // A build also waits until the index has not changed for memQuiet: under
 // a stream of edits (a sync every few hundred milliseconds) a copy would
 // be stale before it was done, so none is built until the edits pause.
@@ -34,7 +34,7 @@ type memState struct {
 	building bool
 	built    chan struct{} // closed when the running build ends
 	closed   bool
-	off      bool // never build or use it (tests of the FTS5 path)
+	off      bool // never build or use it (tests of the SQLite path)
 	next     time.Time
 	wg       sync.WaitGroup
 	// seen is the last stale stamp a search met, since when it was seen.
@@ -46,7 +46,7 @@ type memState struct {
 	tok     *queryTokenizer
 	tokErr  error
 
-	stamps  stampStmts   // the stamp query, prepared per read connection
+	stmts   connStmts    // the stamp query and the SQLite scoring reads, prepared per read connection
 	scratch sync.Pool    // *scratch: per-search accumulators
 	used    atomic.Int64 // searches answered from memory (for tests)
 }
@@ -67,7 +67,7 @@ func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
 
 // stampIs reports whether the snapshot c reads has the given FTS5 stamp.
 func (s *memState) stampIs(c *sqlite3.Conn, stamp string) (bool, error) {
-	return sameStamp(func(fn func([]byte)) error { return s.stamps.each(c, fn) }, stamp)
+	return sameStamp(func(fn func([]byte)) error { return s.stmts.each(c, fn) }, stamp)
 }
 
 // tokenizer returns the query tokenizer, opening it on first use.
@@ -107,7 +107,7 @@ func (ix *Index) refreshMem() {
 		defer s.wg.Done()
 		start := time.Now()
 		ctx, cancel := ix.closingContext()
-		_ = ix.BuildMem(ctx) // on failure FTS5 keeps answering
+		_ = ix.BuildMem(ctx) // on failure searches keep reading SQLite
 		cancel()
 		s.endBuild(time.Since(start))
 	}()
@@ -229,10 +229,10 @@ func (s *memState) shutdown() error {
 }
 
 // memSearch answers a search from the in-memory copy when it matches the
-// snapshot c reads and every term is one token, and says so (done); when
-// not, FTS5 must answer, and a build is started if the copy is missing or
-// stale.
-func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(Hit) bool) (done bool, err error) {
+// snapshot c reads and every phrase is one token (single), and says so
+// (done); when not, the caller reads SQLite, and a build is started if
+// the copy is missing or stale.
+func (ix *Index) memSearch(c *sqlite3.Conn, p BM25Params, phrases [][]string, single bool, limit int, fn func(Hit) bool) (done bool, err error) {
 	if ix.mem.off {
 		return false, nil
 	}
@@ -246,26 +246,26 @@ func (ix *Index) memSearch(c *sqlite3.Conn, terms []string, limit int, fn func(H
 		}
 		return false, nil
 	}
-	tok, err := ix.tokenizer()
-	if err != nil {
-		return false, nil // FTS5 answers
-	}
-	toks, ok, err := tok.tokens(terms)
-	if err != nil || !ok {
-		return false, err
+	if !single {
+		return false, nil
 	}
 	sc, _ := ix.mem.scratch.Get().(*scratch)
 	if sc == nil {
 		sc = new(scratch)
 	}
-	rows := m.score(toks, sc)
+	toks := sc.tokens[:0]
+	for _, ph := range phrases {
+		toks = append(toks, ph[0])
+	}
+	rows := m.score(p, toks, sc)
 	ix.mem.used.Add(1)
 	m.emit(rows, limit, fn)
+	sc.tokens = toks
 	ix.mem.scratch.Put(sc) // after emit: rows is the scratch's
 	return true, nil
 }
 
 // MemSearches is how many searches the in-memory BM25 copy has answered
-// since the index was opened (the rest went to FTS5, with the same
-// results).
+// since the index was opened (the rest were scored from SQLite reads,
+// with the same results).
 func (ix *Index) MemSearches() int64 { return ix.mem.used.Load() }

@@ -23,7 +23,7 @@ const tokenCacheMax = 1 << 15
 type queryTokenizer struct {
 	mu    sync.Mutex
 	conn  *sqlite3.Conn
-	cache map[string]string // word → its only token; "" when it has not exactly one
+	cache map[string][]string // term text → its tokens, in order
 	// ins, sel and del insert a word, read its tokens back and empty the
 	// table: prepared once (compiling them for every new word cost more
 	// than running them).
@@ -43,11 +43,11 @@ func newQueryTokenizer(ctx context.Context, tokenizer string) (*queryTokenizer, 
 		c.Close()
 		return nil, fmt.Errorf("query tokenizer: %w", err)
 	}
-	q := &queryTokenizer{conn: c, cache: map[string]string{}}
+	q := &queryTokenizer{conn: c, cache: map[string][]string{}}
 	for _, p := range []struct {
 		st  **sqlite3.Stmt
 		sql string
-	}{{&q.ins, `INSERT INTO q(rowid, x) VALUES (1, ?)`}, {&q.sel, `SELECT term FROM qv`}, {&q.del, `DELETE FROM q`}} {
+	}{{&q.ins, `INSERT INTO q(rowid, x) VALUES (1, ?)`}, {&q.sel, `SELECT term FROM qv ORDER BY offset`}, {&q.del, `DELETE FROM q`}} {
 		if *p.st, _, err = c.Prepare(p.sql); err != nil {
 			return nil, errors.Join(fmt.Errorf("query tokenizer: %w", err), q.close())
 		}
@@ -55,52 +55,47 @@ func newQueryTokenizer(ctx context.Context, tokenizer string) (*queryTokenizer, 
 	return q, nil
 }
 
-// tokens returns the token of each of MatchExpr's terms, or false when a
-// term is not exactly one token (a phrase, or a word FTS5 splits or
-// drops): such queries are left to FTS5.
-func (q *queryTokenizer) tokens(terms []string) ([]string, bool, error) {
+// phrases returns the tokens of each of MatchExpr's terms, in order: one
+// for most words, several for a "quoted phrase" or a word FTS5 splits,
+// none for a word FTS5 drops. single reports whether every term is
+// exactly one token (what the in-memory copy can score).
+func (q *queryTokenizer) phrases(terms []string) (toks [][]string, single bool, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	out := make([]string, 0, len(terms))
+	out := make([][]string, 0, len(terms))
+	single = true
 	for _, t := range terms {
-		word := strings.Trim(t, `"`)
-		if strings.Contains(word, " ") {
-			return nil, false, nil
-		}
-		tok, ok := q.cache[word]
+		text := strings.Trim(t, `"`)
+		toks, ok := q.cache[text]
 		if !ok {
 			var err error
-			if tok, err = q.tokenize(word); err != nil {
+			if toks, err = q.tokenize(text); err != nil {
 				return nil, false, err
 			}
 			if len(q.cache) >= tokenCacheMax {
 				clear(q.cache)
 			}
-			q.cache[word] = tok
+			q.cache[text] = toks
 		}
-		if tok == "" {
-			return nil, false, nil
-		}
-		out = append(out, tok)
+		single = single && len(toks) == 1
+		out = append(out, toks)
 	}
-	return out, true, nil
+	return out, single, nil
 }
 
-// tokenize asks FTS5 for word's tokens; it returns the token when there
-// is exactly one, else "".
-func (q *queryTokenizer) tokenize(word string) (string, error) {
-	if err := errors.Join(q.ins.BindText(1, word), q.ins.Exec()); err != nil {
-		return "", err
+// tokenize asks FTS5 for text's tokens, in order.
+func (q *queryTokenizer) tokenize(text string) ([]string, error) {
+	if err := errors.Join(q.ins.BindText(1, text), q.ins.Exec()); err != nil {
+		return nil, err
 	}
 	var toks []string
 	for q.sel.Step() {
 		toks = append(toks, q.sel.ColumnText(0))
 	}
-	err := errors.Join(q.sel.Err(), q.sel.Reset(), q.del.Exec())
-	if err != nil || len(toks) != 1 {
-		return "", err
+	if err := errors.Join(q.sel.Err(), q.sel.Reset(), q.del.Exec()); err != nil {
+		return nil, err
 	}
-	return toks[0], nil
+	return toks, nil
 }
 
 // close closes the statements and the private database.

@@ -124,10 +124,6 @@ type Hit struct {
 	FileHash string
 }
 
-// bm25Weights weight the columns title, aliases, headings, tags, body, cjk:
-// a word in the title or an alias says most about a note.
-const bm25Weights = "3.0, 3.0, 2.0, 2.0, 1.0, 1.0"
-
 // pdfCache is the stored extraction of a PDF.
 type pdfCache struct {
 	Pages   []pdf.Page `json:"pages"`

@@ -13,41 +13,58 @@ import (
 )
 
 // Search streams up to limit chunks matching query to fn, best first,
-// until fn returns false: BM25 descending, ties by path then chunk. An
-// empty MatchExpr matches nothing.
+// until fn returns false: BM25 under p descending, ties by path then
+// chunk. An empty MatchExpr matches nothing.
 //
-// It gives exactly the rows, order and scores of the one-statement form
-// (every match joined to chunks and files, then sorted; referenceSQL in
-// the tests) at a fraction of its cost: FTS5 scores the matches without a
-// join or a sort, Go orders them by score, and chunk and file rows are
-// looked up only for the best ones, in batches that never split a group
-// of equal scores (so ties are broken by path and chunk as before). The
-// statements share one read transaction, so they see one snapshot.
-func (ix *Index) Search(ctx context.Context, query string, limit int, fn func(Hit) bool) error {
-	return ix.search(ctx, query, limit, firstBatch, fn)
+// The rows are those FTS5 matches for MatchExpr(query), scored as
+// FTS5's bm25() scores them but with p's k1 and b (bm25() hard-codes
+// 1.2 and 0.75): from the in-memory copy when it matches the snapshot
+// and every phrase is one token (memstate.go), else from postings read
+// for this query (bm25read.go). Both score with the same code, so they
+// give the same hits and scores. Chunk and file rows are looked up only
+// for the best rows, in batches that never split a group of equal scores
+// (so ties are broken by path and chunk). The reads share one read
+// transaction, so they see one snapshot.
+func (ix *Index) Search(ctx context.Context, query string, limit int, p BM25Params, fn func(Hit) bool) error {
+	return ix.search(ctx, query, limit, firstBatch, p, fn)
 }
 
 // search is Search with the size of the first lookup batch (tests use
 // tiny ones to make batches cut through tie groups).
-func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn func(Hit) bool) error {
+func (ix *Index) search(ctx context.Context, query string, limit, batch int, p BM25Params, fn func(Hit) bool) error {
 	terms := matchTerms(query)
 	expr := strings.Join(terms, " OR ")
+	if err := p.validate(); err != nil {
+		return fmt.Errorf("index search %q: %w", expr, err)
+	}
 	if expr == "" || limit <= 0 {
 		return nil
 	}
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+	tok, err := ix.tokenizer()
+	if err != nil {
+		return fmt.Errorf("index search %q: %w", expr, err)
+	}
+	phrases, single, err := tok.phrases(terms)
+	if err != nil {
+		return fmt.Errorf("index search %q: tokenize: %w", expr, err)
+	}
+	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
 		if !c.GetAutocommit() {
 			return errors.New("read connection left inside a transaction")
 		}
+		if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+			return err
+		}
 		tx := c.Begin()     // cannot fail outside a transaction, even interrupted
 		defer tx.Rollback() // read only: nothing to keep; runs even if interrupted
-		if done, err := ix.memSearch(c, terms, limit, fn); err != nil || done {
+		if done, err := ix.memSearch(c, p, phrases, single, limit, fn); err != nil || done {
 			return err // answered from memory (memstate.go)
 		}
-		scored, err := scoreMatches(c, expr)
+		scored, err := ix.readScores(c, p, terms, phrases)
 		if err != nil {
 			return err
 		}
+		sortRows(scored)
 		return emitBest(c, scored, limit, batch, fn)
 	})
 	if err != nil {
@@ -56,34 +73,11 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, fn 
 	return nil
 }
 
-// scoredRow is one match: its FTS5 row id (= chunks.id) and BM25 score.
+// scoredRow is one match: its FTS5 row id (= chunks.id; a dense row
+// number inside the in-memory copy) and BM25 score.
 type scoredRow struct {
 	id    int64
 	score float64
-}
-
-// scoreSQL scores every match and nothing more: no join, no sort.
-const scoreSQL = `SELECT rowid, -bm25(fts, ` + bm25Weights + `) FROM fts WHERE fts MATCH ?`
-
-// scoreMatches returns every match by descending score.
-func scoreMatches(c *sqlite3.Conn, expr string) ([]scoredRow, error) {
-	st, _, err := c.Prepare(scoreSQL)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	if err := bindAll(st, expr); err != nil {
-		return nil, err
-	}
-	var rows []scoredRow
-	for st.Step() {
-		rows = append(rows, scoredRow{st.ColumnInt64(0), st.ColumnFloat(1)})
-	}
-	if err := st.Err(); err != nil {
-		return nil, err
-	}
-	sortRows(rows)
-	return rows, nil
 }
 
 // sortRows orders rows by descending score.

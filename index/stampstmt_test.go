@@ -24,16 +24,16 @@ func TestStampStatementsReleased(t *testing.T) {
 	if ix.mem.used.Load() == before {
 		t.Fatal("no search answered from memory")
 	}
-	ix.mem.stamps.mu.Lock()
-	n := len(ix.mem.stamps.m)
-	ix.mem.stamps.mu.Unlock()
+	ix.mem.stmts.mu.Lock()
+	n := len(ix.mem.stmts.m)
+	ix.mem.stmts.mu.Unlock()
 	if n == 0 || n > cap(ix.readers) {
 		t.Fatalf("%d prepared stamp queries for %d read connections", n, cap(ix.readers))
 	}
 	if err := ix.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if len(ix.mem.stamps.m) != 0 {
-		t.Fatalf("%d stamp queries left after Close", len(ix.mem.stamps.m))
+	if len(ix.mem.stmts.m) != 0 {
+		t.Fatalf("%d stamp queries left after Close", len(ix.mem.stmts.m))
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// BM25 is the persistent-index signal: SQLite FTS5 BM25 over chunks, with
-// column weights for title, aliases, headings, tags and body. A note
-// scores as its best chunk.
+// BM25 is the persistent-index signal: BM25 (k1 BM25K1, b BM25B) over the
+// chunks FTS5 matches, with column weights for title, aliases, headings,
+// tags and body. A note scores as its best chunk.
 type BM25 struct {
 	ix   *index.Index
 	snap *vault.Snapshot
@@ -65,7 +65,7 @@ func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, i
 	seen := map[int]bool{}
 	staleSeen := map[string]bool{}
 	rows := 0
-	err := b.ix.Search(ctx, req.Query, bound, func(h index.Hit) bool {
+	err := b.ix.Search(ctx, req.Query, bound, index.BM25Params{K1: BM25K1, B: BM25B}, func(h index.Hit) bool {
 		rows++
 		note, ok := b.snap.NoteIDExact(h.Path)
 		if ok && req.Allow != nil && !req.Allow(note) {

@@ -6,9 +6,19 @@ import "time"
 // was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
 // and commands); change one only with a new measurement. The per-field
 // TF-IDF weights are DefaultFieldWeights (tfidf.go); BM25's column weights
-// live with the FTS5 query (index/query.go), the one place SQLite reads
-// them.
+// are part of the index (columnWeights in index/bm25.go: its in-memory
+// copy holds counts weighted with them), its k1 and b are here.
 const (
+	// BM25K1 and BM25B are BM25's term saturation and length
+	// normalisation (index.BM25Params, passed with every search): FTS5's
+	// and the textbook 1.2 and 0.75. b = 0.3 beat 0.75 on the development
+	// sets it was chosen on (+0.038 nDCG@10 summed over eleven, with the
+	// self-tuned weights it leads to) but lost on the issue's six datasets
+	// (−0.015 summed) and on the held-out sets (6uni −2.8, 7zk −0.2, 7en
+	// −0.7 points; docs/benchmarks.md, "BM25 b = 0.3 in the product").
+	BM25K1 = 1.2
+	BM25B  = 0.75
+
 	// DefaultRRFK is the usual Reciprocal Rank Fusion constant:
 	// score = Σ weight_s / (DefaultRRFK + rank_s). Lower values (20, 5)
 	// were measured and did not help.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -79,7 +80,7 @@ func checkIndex(t *testing.T, root, path string) int {
 		t.Fatal(err)
 	}
 	n := 0
-	if err := ix.Search(context.Background(), "unique123 apple", 10000, func(index.Hit) bool { n++; return true }); err != nil {
+	if err := ix.Search(context.Background(), "unique123 apple", 10000, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(index.Hit) bool { n++; return true }); err != nil {
 		t.Fatal(err)
 	}
 	return n

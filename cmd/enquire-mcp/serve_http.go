@@ -212,7 +212,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		// the CPU and FTS5 (same results, several times the cost) would
 		// answer for many seconds.
 		if err := l.ix.EnsureMem(ctx); err != nil {
-			logger.Warn("in-memory BM25 copy not built; FTS5 answers until a search rebuilds it", "err", err)
+			logger.Warn("in-memory BM25 copy not built; searches read SQLite (same results) until a search rebuilds it", "err", err)
 		}
 	}
 	hs.Attach(srv.MCP())

@@ -1,0 +1,406 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// genWords is the vocabulary of the generated corpus: common and rare
+// words, stems of one another, stop words, words FTS5 splits (U+0305 is a
+// mark unicode61 treats as a separator: "ba̅se" is the tokens ba, se),
+// diacritics it folds, and CJK runs (indexed as bigrams in the cjk column).
+var genWords = []string{
+	"sourdough", "starter", "flour", "water", "rye", "garden", "gardening", "gardens", "note", "notes",
+	"the", "of", "and", "a", "run", "running", "runner", "bread", "salt", "time", "wait", "proof", "oven",
+	"ba\u0305se", "co\u0332de", "café", "résumé", "naïve", "中文笔记", "学习方法", "日本語", "x86", "2024", "v2",
+}
+
+// genVault writes a generated vault of 160 notes whose titles, aliases,
+// tags, headings and bodies draw from genWords with very different
+// lengths and repetitions (deterministic), and returns its queries: words
+// one to three at a time, quoted phrases taken from the bodies (so that
+// they match; some repeat a word, so phrase instances overlap), split
+// words, CJK, stop words only, and hostile strings.
+func genVault(t *testing.T, ix func(root string) *Index) (string, *Index) {
+	t.Helper()
+	root := t.TempDir()
+	rng := rand.New(rand.NewPCG(12, 7))
+	word := func() string { return genWords[rng.IntN(len(genWords))] }
+	words := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = word()
+			if rng.IntN(8) == 0 && i > 0 {
+				w[i] = w[i-1] // repeats make overlapping phrase instances
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	for i := range 160 {
+		var b strings.Builder
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "---\naliases: [%s]\ntags: [%s]\n---\n", words(1+rng.IntN(2)), strings.ReplaceAll(word(), " ", ""))
+		}
+		for range 1 + rng.IntN(3) {
+			fmt.Fprintf(&b, "# %s\n%s\n\n", words(1+rng.IntN(3)), words(3+rng.IntN(60*(1+i%4))))
+		}
+		name := fmt.Sprintf("%s %03d.md", strings.ReplaceAll(words(1+rng.IntN(2)), "/", ""), i)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, ix(root)
+}
+
+// genQueries are genVault's queries (see there).
+func genQueries() []string {
+	rng := rand.New(rand.NewPCG(3, 4))
+	word := func() string { return genWords[rng.IntN(len(genWords))] }
+	qs := []string{"ba\u0305se", "co\u0332de x86", `"ba̅se co̲de"`, "中文笔记 学习", `"中文笔记"`, "笔记", "the of", "a", "the",
+		`"rye rye"`, `"rye rye rye"`, `"flour flour" water`, `"sourdough`, `""`, `"the"`, "NEAR(rye flour)", "rye* -flour",
+		"title:rye", "{body}: salt", "^oven", "\x00\xff rye", strings.Repeat("salt ", 100), strings.Repeat(`"a b" `, 40)}
+	for i := range 60 {
+		switch i % 3 {
+		case 0:
+			qs = append(qs, word())
+		case 1:
+			qs = append(qs, word()+" "+word()+" "+word())
+		default:
+			qs = append(qs, `"`+word()+" "+word()+`" `+word())
+		}
+	}
+	return qs
+}
+
+// genPhrases are phrases taken from the generated bodies: word pairs and
+// triples that occur (the generator repeats words, and draws from a small
+// vocabulary), so that the phrase path is exercised on matches.
+var genPhrases = []string{`"rye rye"`, `"the the"`, `"salt salt"`, `"garden note"`, `"ba̅se ba̅se"`, `"café café"`}
+
+// TestBothPathsAgree checks, table-driven over BM25 parameters (the
+// product's b = 0.3, none, full, another k1) and vaults, that a search
+// gives the same hits and bit-identical scores whether the in-memory copy
+// answers it, the copy is off, or the copy is stale (a changed index, then
+// the same snapshot once the copy is rebuilt); and that the parameters
+// change the scores (FTS5's 0.75 gives others).
+func TestBothPathsAgree(t *testing.T) {
+	params := []BM25Params{productParams, {K1: 1.2, B: 0}, {K1: 1.2, B: 1}, {K1: 2, B: 0.5}}
+	vaults := []struct {
+		name    string
+		setup   func(t *testing.T, ix func(root string) *Index) (string, *Index)
+		queries []string
+	}{
+		{"fixture", func(t *testing.T, ix func(string) *Index) (string, *Index) {
+			root := t.TempDir()
+			if err := os.CopyFS(root, os.DirFS("../testdata/vault")); err != nil {
+				t.Fatal(err)
+			}
+			return root, ix(root)
+		}, []string{`"sourdough bread"`, `"start here" cooking`, `"plate tectonics"`, `"black holes" photosynthesis`}},
+		{"mixed", mixedVault, mixedQueries},
+		{"generated", genVault, append(genQueries(), genPhrases...)},
+	}
+	for _, v := range vaults {
+		for _, p := range params {
+			t.Run(fmt.Sprintf("%s/k1=%v,b=%v", v.name, p.K1, p.B), func(t *testing.T) {
+				root, ix := v.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+				ix.mem.mu.Lock()
+				ix.mem.next = time.Now().Add(time.Hour) // no background builds: this test builds
+				ix.mem.mu.Unlock()
+				syncDisk(t, ix)
+				queries := append(equivalenceQueries(t, root), v.queries...)
+				if err := ix.BuildMem(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				current, inMem := runAll(t, ix, queries, p)
+				ix.mem.off = true
+				off, offMem := runAll(t, ix, queries, p)
+				ix.mem.off = false
+				if inMem < len(queries)/2 || offMem != 0 {
+					t.Fatalf("%d of %d queries from memory with the copy on, %d with it off", inMem, len(queries), offMem)
+				}
+				sameResults(t, "copy on / off", queries, current, off)
+				phraseHits := 0
+				for i, q := range queries {
+					if strings.Count(q, `"`) >= 2 || strings.ContainsRune(q, '\u0305') {
+						phraseHits += len(current[i])
+					}
+				}
+				if phraseHits == 0 {
+					t.Fatal("no phrase or split word matched: the SQLite path is untested")
+				}
+				reference, _ := runAll(t, ix, queries, fts5Params)
+				if differ := countDiffering(current, reference); differ == 0 && p != fts5Params {
+					t.Fatalf("k1=%v b=%v scored every query as FTS5's 0.75 does", p.K1, p.B)
+				}
+
+				write(t, root, "Zz edit.md", "# Rye garden\nsourdough starter rye rye flour 中文笔记 ba\u0305se\n")
+				syncDisk(t, ix)
+				stale, staleMem := runAll(t, ix, queries, p)
+				if staleMem != 0 {
+					t.Fatalf("%d queries answered by a stale copy", staleMem)
+				}
+				if err := ix.BuildMem(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				rebuilt, rebuiltMem := runAll(t, ix, queries, p)
+				if rebuiltMem < len(queries)/2 {
+					t.Fatalf("%d of %d queries from memory after the rebuild", rebuiltMem, len(queries))
+				}
+				sameResults(t, "stale copy / rebuilt", queries, stale, rebuilt)
+				if countDiffering(stale, current) == 0 {
+					t.Fatal("the edit changed no result: the stale comparison proves nothing")
+				}
+			})
+		}
+	}
+}
+
+// runAll searches every query (all hits) and returns the hits per query
+// and how many queries the in-memory copy answered.
+func runAll(t *testing.T, ix *Index, queries []string, p BM25Params) ([][]Hit, int) {
+	t.Helper()
+	out := make([][]Hit, len(queries))
+	inMem := 0
+	for i, q := range queries {
+		before := ix.mem.used.Load()
+		if err := ix.Search(context.Background(), q, 100000, p, func(h Hit) bool { out[i] = append(out[i], h); return true }); err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if ix.mem.used.Load() > before {
+			inMem++
+		}
+	}
+	return out, inMem
+}
+
+// sameResults fails on the first query whose hits differ, and when no
+// query matched anything.
+func sameResults(t *testing.T, what string, queries []string, a, b [][]Hit) {
+	t.Helper()
+	hits := 0
+	for i, q := range queries {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("%s: %q:\n%v\n%v", what, q, a[i], b[i])
+		}
+		hits += len(a[i])
+	}
+	if hits == 0 {
+		t.Fatalf("%s: no query matched anything", what)
+	}
+}
+
+// countDiffering is how many queries' hits differ between a and b.
+func countDiffering(a, b [][]Hit) int {
+	n := 0
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSearchRejectsBadParams: parameters that make no ranking are a clear
+// error, not a ranking.
+func TestSearchRejectsBadParams(t *testing.T) {
+	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	for _, p := range []BM25Params{{}, {K1: 0, B: 0.3}, {K1: -1, B: 0.3}, {K1: 1.2, B: -0.1}, {K1: 1.2, B: 1.5}} {
+		err := ix.Search(context.Background(), "rye", 10, p, func(Hit) bool { t.Fatal("a hit with bad parameters"); return false })
+		if err == nil || !strings.Contains(err.Error(), "BM25 parameters") {
+			t.Errorf("k1=%v b=%v: err %v, want a BM25 parameters error", p.K1, p.B, err)
+		}
+	}
+}
+
+// TestPhraseTokens checks the query tokenizer's phrases: a word is its
+// stem, a quoted phrase and a word FTS5 splits are their tokens in order,
+// and single says whether the in-memory copy can score the query.
+func TestPhraseTokens(t *testing.T) {
+	tok, err := newQueryTokenizer(context.Background(), Tokenizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tok.close()
+	for _, tc := range []struct {
+		query  string
+		want   [][]string
+		single bool
+	}{
+		{"running gardens", [][]string{{"run"}, {"garden"}}, true},
+		{`"starter flour" rye`, [][]string{{"starter", "flour"}, {"rye"}}, false},
+		{"ba\u0305se", [][]string{{"ba", "se"}}, false},
+		{"中文笔记", [][]string{{"中文"}, {"文笔"}, {"笔记"}}, true},
+		{"e\u0301te\u0301 CAFÉ", [][]string{{"et"}, {"cafe"}}, true}, // porter stems ete
+	} {
+		got, single, err := tok.phrases(matchTerms(tc.query))
+		if err != nil || single != tc.single || !slices.EqualFunc(got, tc.want, slices.Equal) {
+			t.Errorf("%q: %q single %v err %v; want %q single %v", tc.query, got, single, err, tc.want, tc.single)
+		}
+	}
+}
+
+// TestPostingsAgree checks that the three ways readScores gets a phrase's
+// rows and weighted counts agree exactly: solved from FTS5's bm25()
+// (matchPhrase, solveCounts, which must succeed), and counted from
+// fts5vocab (rows of one token: tokenRows; instances at consecutive
+// offsets: phraseInstances), for every term of the mixed and generated
+// queries.
+func TestPostingsAgree(t *testing.T) {
+	for _, v := range []struct {
+		name    string
+		setup   func(t *testing.T, ix func(root string) *Index) (string, *Index)
+		queries []string
+	}{{"mixed", mixedVault, mixedQueries}, {"generated", genVault, append(genQueries(), genPhrases...)}} {
+		t.Run(v.name, func(t *testing.T) {
+			_, ix := v.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+			syncDisk(t, ix)
+			tok, err := ix.tokenizer()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked, multi := 0, 0
+			err = ix.reader(context.Background(), func(c *sqlite3.Conn) error {
+				if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+					return err
+				}
+				avg, err := ix.mem.stmts.get(c, averagesSQL)
+				if err != nil {
+					return err
+				}
+				nRow, nToken, err := stepAverages(avg)
+				if err != nil {
+					return err
+				}
+				for _, q := range v.queries {
+					terms := matchTerms(q)
+					phrases, _, err := tok.phrases(terms)
+					if err != nil {
+						return err
+					}
+					for i, toks := range phrases {
+						if len(toks) == 0 {
+							continue
+						}
+						solved, err := solvedRows(ix, c, terms[i], nRow, nToken)
+						if err != nil {
+							return fmt.Errorf("%s: %v", terms[i], err)
+						}
+						counted, err := ix.vocabRows(c, toks) // tokenRows for one token
+						if err != nil {
+							return err
+						}
+						if len(toks) == 1 {
+							inst, err := ix.mem.stmts.get(c, instancesSQL)
+							if err != nil {
+								return err
+							}
+							rows, err := phraseInstances(inst, toks)
+							if err != nil || !samePostings(rows, counted) {
+								return fmt.Errorf("%s: tokenRows %v, instances %v (%v)", terms[i], counted, rows, err)
+							}
+						} else if len(counted.ids) > 0 {
+							multi++
+						}
+						if !samePostings(solved, counted) {
+							return fmt.Errorf("%s: solved %v, counted %v", terms[i], solved, counted)
+						}
+						checked += len(counted.ids)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if checked == 0 || multi == 0 {
+				t.Fatalf("%d rows checked, %d multi-token phrases matched: proves too little", checked, multi)
+			}
+		})
+	}
+}
+
+// solvedRows is one phrase's rows and counts as readScores gets them:
+// matchPhrase, the rows' sizes, solveCounts (which must succeed).
+func solvedRows(ix *Index, c *sqlite3.Conn, term string, nRow, nToken int64) (phraseRows, error) {
+	m, err := ix.matchPhrase(c, term)
+	if err != nil || len(m.ids) == 0 {
+		return phraseRows{}, err
+	}
+	size, err := ix.readSizes(c, m.ids)
+	if err != nil {
+		return phraseRows{}, err
+	}
+	rows := make([]uint32, len(m.ids))
+	for i := range rows {
+		rows[i] = uint32(i)
+	}
+	freq, ok := solveCounts(newBM25(fts5Params, nRow, nToken), m.score, rows, size)
+	if !ok {
+		return phraseRows{}, fmt.Errorf("counts not solved from %v", m.score)
+	}
+	return phraseRows{ids: m.ids, freq: freq}, nil
+}
+
+func samePostings(a, b phraseRows) bool {
+	return slices.Equal(a.ids, b.ids) && slices.Equal(a.freq, b.freq)
+}
+
+// TestVocabReadsSeekTheTerm: the fts5vocab reads (the fallback of
+// solveCounts) must seek their term, not scan every instance of the
+// index: fts5vocab's plan sets bit 0x100 of its index number for a
+// term = constraint. The size read must seek docsize by row id.
+func TestVocabReadsSeekTheTerm(t *testing.T) {
+	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	syncDisk(t, ix)
+	err := ix.reader(context.Background(), func(c *sqlite3.Conn) error {
+		if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+			return err
+		}
+		for _, tc := range []struct{ sql, want string }{
+			{instancesSQL, "memvocab VIRTUAL TABLE INDEX "}, {weightedSQL(), "memvocab VIRTUAL TABLE INDEX "},
+			{sizesSQL, "SEARCH d USING INTEGER PRIMARY KEY"},
+		} {
+			st, _, err := c.Prepare("EXPLAIN QUERY PLAN " + tc.sql)
+			if err != nil {
+				return err
+			}
+			var plan []string
+			for st.Step() {
+				plan = append(plan, st.ColumnText(3))
+			}
+			st.Close()
+			found := false
+			for _, line := range plan {
+				i := strings.Index(line, tc.want)
+				if i < 0 {
+					continue
+				}
+				found = true
+				if strings.HasSuffix(tc.want, "INDEX ") {
+					var n int
+					if _, err := fmt.Sscanf(line[i+len(tc.want):], "%d", &n); err != nil || n&0x100 == 0 {
+						return fmt.Errorf("%s: plan %q does not use the term constraint", tc.sql, line)
+					}
+				}
+			}
+			if !found {
+				return fmt.Errorf("%s: plan %q, want %q", tc.sql, plan, tc.want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
