@@ -97,13 +97,13 @@ func benchPath(b *testing.B, ix *Index, c *sqlite3.Conn, tok *queryTokenizer, qu
 		case "fts5":
 			rows, err = fts5Scores(c, strings.Join(terms, " OR "))
 		case "read":
-			rows, err = ix.readScores(c, productParams, terms, phrases)
+			rows, err = ix.readScores(c, fts5Params, terms, phrases)
 		case "mem":
 			toks := make([]string, len(phrases))
 			for k, p := range phrases {
 				toks[k] = p[0]
 			}
-			m.emit(m.score(productParams, toks, sc), 450, count)
+			m.emit(m.score(fts5Params, toks, sc), 450, count)
 			continue
 		}
 		if err != nil {

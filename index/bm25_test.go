@@ -86,14 +86,15 @@ func genQueries() []string {
 // vocabulary), so that the phrase path is exercised on matches.
 var genPhrases = []string{`"rye rye"`, `"the the"`, `"salt salt"`, `"garden note"`, `"ba̅se ba̅se"`, `"café café"`}
 
-// TestBothPathsAgree checks, table-driven over BM25 parameters (the
-// product's b = 0.3, none, full, another k1) and vaults, that a search
+// TestBothPathsAgree checks, table-driven over BM25 parameters (b = 0.3,
+// none, full, another k1; two of them on the generated vault, whose many
+// queries are slow under the race detector) and vaults, that a search
 // gives the same hits and bit-identical scores whether the in-memory copy
 // answers it, the copy is off, or the copy is stale (a changed index, then
 // the same snapshot once the copy is rebuilt); and that the parameters
 // change the scores (FTS5's 0.75 gives others).
 func TestBothPathsAgree(t *testing.T) {
-	params := []BM25Params{productParams, {K1: 1.2, B: 0}, {K1: 1.2, B: 1}, {K1: 2, B: 0.5}}
+	params := []BM25Params{lowB, {K1: 1.2, B: 0}, {K1: 1.2, B: 1}, {K1: 2, B: 0.5}}
 	vaults := []struct {
 		name    string
 		setup   func(t *testing.T, ix func(root string) *Index) (string, *Index)
@@ -110,7 +111,10 @@ func TestBothPathsAgree(t *testing.T) {
 		{"generated", genVault, append(genQueries(), genPhrases...)},
 	}
 	for _, v := range vaults {
-		for _, p := range params {
+		for i, p := range params {
+			if v.name == "generated" && i%2 == 1 {
+				continue
+			}
 			t.Run(fmt.Sprintf("%s/k1=%v,b=%v", v.name, p.K1, p.B), func(t *testing.T) {
 				root, ix := v.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 				ix.mem.mu.Lock()

@@ -210,7 +210,7 @@ func TestMemSaveDamaged(t *testing.T) {
 		}
 		var sc scratch
 		for tok := range s.m.terms {
-			s.m.emit(s.m.score(productParams, []string{tok}, &sc), 5, func(Hit) bool { return true })
+			s.m.emit(s.m.score(fts5Params, []string{tok}, &sc), 5, func(Hit) bool { return true })
 		}
 	}
 	if rejected == 0 {

@@ -17,10 +17,10 @@ import (
 // must give exactly what bm25() gives (referenceSQL).
 var fts5Params = BM25Params{K1: fts5K1, B: fts5B}
 
-// productParams are the product's (rankers.BM25K1, rankers.BM25B; package
-// index cannot import rankers: TestProductParams in rankers keeps them
-// equal).
-var productParams = BM25Params{K1: 1.2, B: 0.3}
+// lowB are FTS5's k1 with the weaker length normalisation the seventh
+// session measured (b = 0.3, not adopted): parameters bm25() cannot
+// compute, which both of Search's paths must still agree on.
+var lowB = BM25Params{K1: 1.2, B: 0.3}
 
 // referenceSQL is the plain form of Search's query with FTS5's own
 // bm25() and the index's column weights: every matching row joined and
@@ -100,10 +100,12 @@ func TestSearchEqualsReference(t *testing.T) {
 			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 			ix.mem.off = true // the SQLite-read path; memfts_test.go checks the in-memory one
 			syncDisk(t, ix)
-			compared, _ := compareWithReference(t, ix, equivalenceQueries(t, root))
-			if tc.name == "generated" {
-				c, _ := compareAt(t, ix, append(genQueries(), genPhrases...), []int{1, 7, 450, 100000}, []int{1, firstBatch})
-				compared += c
+			var compared int
+			if tc.name == "generated" { // many queries: fewer cuts (the race detector makes each slow)
+				qs := append(equivalenceQueries(t, root), append(genQueries(), genPhrases...)...)
+				compared, _ = compareAt(t, ix, qs, []int{1, 7, 450, 100000}, []int{1, firstBatch})
+			} else {
+				compared, _ = compareWithReference(t, ix, equivalenceQueries(t, root))
 			}
 			if compared == 0 {
 				t.Fatal("no query matched anything: the comparison proves nothing")
