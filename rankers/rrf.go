@@ -31,6 +31,62 @@ type Fused struct {
 // signals, then to the better best rank, then to the lower note and chunk
 // id, so the output is deterministic.
 func Fuse(lists []Ranked, k float64, weights map[string]float64) []Fused {
+	n := 0
+	for _, l := range lists {
+		n += len(l.Candidates)
+	}
+	hits := make([]map[string]SignalHit, 0, n) // by item id
+	items := accumulate(lists, k, weights, func(id int, signal string, h SignalHit) {
+		if id == len(hits) {
+			hits = append(hits, map[string]SignalHit{})
+		}
+		hits[id][signal] = h
+	})
+	if len(items) == 0 {
+		return nil
+	}
+	out := make([]Fused, len(items))
+	for i, it := range items {
+		out[i] = Fused{Note: it.note, Chunk: it.chunk, Score: it.score, Signals: hits[it.id]}
+	}
+	return out
+}
+
+// FusedNotes returns the first n distinct notes of Fuse(lists, k,
+// weights), in that order, without building each item's map of signal
+// hits: search needs only these notes from its first pass (the feedback
+// notes) and fuses again once feedback has run.
+func FusedNotes(lists []Ranked, k float64, weights map[string]float64, n int) []int {
+	items := accumulate(lists, k, weights, nil)
+	out := make([]int, 0, n)
+	for _, it := range items {
+		if len(out) == n {
+			break
+		}
+		if !slices.Contains(out, it.note) {
+			out = append(out, it.note)
+		}
+	}
+	return out
+}
+
+// fusedItem is one item's running fusion: its RRF sum, how many distinct
+// signals found it and its best rank among them; id is its order of first
+// appearance.
+type fusedItem struct {
+	note, chunk int
+	score       float64
+	signals     int    // distinct signals that found it
+	found       uint64 // which of the first 64 signal ids found it
+	best        int
+	id          int
+}
+
+// accumulate sums the lists' reciprocal ranks per item and returns the
+// items in fused order. A signal counts once per item, even when it lists
+// the item twice or names several lists; hit, if not nil, sees each
+// counted (item id, signal, rank and score).
+func accumulate(lists []Ranked, k float64, weights map[string]float64, hit func(id int, signal string, h SignalHit)) []fusedItem {
 	if k <= 0 {
 		k = DefaultRRFK
 	}
@@ -39,56 +95,70 @@ func Fuse(lists []Ranked, k float64, weights map[string]float64) []Fused {
 	for _, l := range lists {
 		n += len(l.Candidates)
 	}
-	if n == 0 {
-		return nil
-	}
 	// Sized for every candidate distinct: no growth of either.
 	index := make(map[key]int, n)
-	out := make([]Fused, 0, n)
+	items := make([]fusedItem, 0, n)
+	var names []string           // signal ids, in order of first list
+	var overflow map[[2]int]bool // (signal id ≥ 64, item id) counted
 	for _, l := range lists {
 		w, ok := weights[l.Signal]
 		if !ok {
 			w = 1
 		}
+		sig := slices.Index(names, l.Signal)
+		if sig < 0 {
+			sig = len(names)
+			names = append(names, l.Signal)
+		}
 		for r, c := range l.Candidates {
 			kk := key{c.Note, c.Chunk}
-			i, seen := index[kk]
-			if !seen {
-				i = len(out)
+			i, ok := index[kk]
+			if !ok {
+				i = len(items)
 				index[kk] = i
-				out = append(out, Fused{Note: c.Note, Chunk: c.Chunk, Signals: map[string]SignalHit{}})
+				items = append(items, fusedItem{note: c.Note, chunk: c.Chunk, best: r + 1, id: i})
 			}
-			if _, dup := out[i].Signals[l.Signal]; dup {
-				continue // a ranker listing an item twice counts once
+			it := &items[i]
+			if sig < 64 {
+				if it.found&(1<<sig) != 0 {
+					continue // a ranker listing an item twice counts once
+				}
+				it.found |= 1 << sig
+			} else {
+				if overflow[[2]int{sig, i}] {
+					continue
+				}
+				if overflow == nil {
+					overflow = map[[2]int]bool{}
+				}
+				overflow[[2]int{sig, i}] = true
 			}
-			out[i].Score += w / (k + float64(r+1))
-			out[i].Signals[l.Signal] = SignalHit{Rank: r + 1, Score: c.Score}
+			it.score += w / (k + float64(r+1))
+			it.signals++
+			it.best = min(it.best, r+1)
+			if hit != nil {
+				hit(i, l.Signal, SignalHit{Rank: r + 1, Score: c.Score})
+			}
 		}
 	}
-	slices.SortFunc(out, compareFused)
-	return out
+	slices.SortFunc(items, compareFusedItems)
+	return items
 }
 
-func compareFused(a, b Fused) int {
-	if a.Score != b.Score {
-		return cmp.Compare(b.Score, a.Score)
+// compareFusedItems orders by score, then signal count, best rank, note
+// and chunk.
+func compareFusedItems(a, b fusedItem) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
 	}
-	if len(a.Signals) != len(b.Signals) {
-		return cmp.Compare(len(b.Signals), len(a.Signals))
+	if a.signals != b.signals {
+		return cmp.Compare(b.signals, a.signals)
 	}
-	if ra, rb := bestRank(a), bestRank(b); ra != rb {
-		return cmp.Compare(ra, rb)
+	if a.best != b.best {
+		return cmp.Compare(a.best, b.best)
 	}
-	if a.Note != b.Note {
-		return cmp.Compare(a.Note, b.Note)
+	if a.note != b.note {
+		return cmp.Compare(a.note, b.note)
 	}
-	return cmp.Compare(a.Chunk, b.Chunk)
-}
-
-func bestRank(f Fused) int {
-	best := int(^uint(0) >> 1)
-	for _, h := range f.Signals {
-		best = min(best, h.Rank)
-	}
-	return best
+	return cmp.Compare(a.chunk, b.chunk)
 }
