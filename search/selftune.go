@@ -6,16 +6,21 @@ import (
 	"maps"
 	"math"
 
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/selftune"
 )
 
-// Tuning is the outcome of [Engine.SelfTune]: the lexical weights a vault's
-// own known-item queries chose, or none (the defaults stay) and why.
+// Tuning is the outcome of [Engine.SelfTune]: the lexical weights (and,
+// under RuleWeightsAndB, BM25's b) a vault's own known-item queries chose,
+// or none (the defaults stay) and why.
 type Tuning struct {
 	// Weights are the chosen BM25, TF-IDF and feedback weights; nil when
 	// the defaults stay.
 	Weights map[string]float64 `json:"weights,omitempty"`
+	// BM25B is the chosen b of BM25; 0 when the default
+	// (rankers.BM25B) stays.
+	BM25B float64 `json:"bm25_b,omitempty"`
 	// Kind is the query kind that decided (selftune.KindLink or
 	// KindHeading), Queries how many there were, Gain the nDCG@10 the
 	// chosen weights added over the default on them and T the paired t
@@ -28,20 +33,51 @@ type Tuning struct {
 	Why string `json:"why"`
 }
 
-// SelfTune chooses the vault's BM25:TF-IDF weighting from the vault's own
-// known-item queries (selftune.Build): the display texts of piped links
-// (answer: the linked note), else, when those do not decide, headings
-// (answer: their note). Each query runs once (SignalLists); every entry of
-// the grid (rankers.SelfTuneBM25Weights) re-fuses its lists with the
-// engine's fusion and graph boost and scores the answer's nDCG@10. The
-// best entry replaces the default only when it beats it with a paired t
-// statistic ≥ rankers.SelfTuneMinT over at least SelfTuneMinQueries
-// queries. Deterministic: the same vault gives the same choice. It costs
-// one search per query (at most 2 × SelfTuneMaxQueries).
-func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
-	if e.opts.Tuning.Weights != nil { // tune from the defaults, not a former choice
-		e = e.WithTuning(Tuning{})
+// Rule is a version of the self-tuning rule: what [Engine.SelfTune]
+// chooses from.
+type Rule int
+
+// The self-tuning rules. Both keep the default unless an alternative
+// beats it with a paired t ≥ rankers.SelfTuneMinT on the vault's own
+// queries.
+const (
+	// RuleWeights chooses the BM25:TF-IDF weighting only
+	// (rankers.SelfTuneBM25Weights), BM25's b staying rankers.BM25B
+	// (sixth session, docs/benchmarks.md "Issue 12, sixth pass").
+	RuleWeights Rule = 1
+	// RuleWeightsAndB chooses the weighting and b together: every
+	// weighting at every b of rankers.SelfTuneBM25Bs (docs/benchmarks.md
+	// "Issue 12, eighth pass").
+	RuleWeightsAndB Rule = 2
+)
+
+// bs are the values of b the rule tries, the default first.
+func (r Rule) bs() []float64 {
+	if r == RuleWeightsAndB {
+		return rankers.SelfTuneBM25Bs()
 	}
+	return []float64{rankers.BM25B}
+}
+
+// SelfTune chooses the vault's BM25:TF-IDF weighting (and, under
+// RuleWeightsAndB, BM25's b) from the vault's own known-item queries
+// (selftune.Build): the display texts of piped links (answer: the linked
+// note), else, when those do not decide, headings (answer: their note).
+// Each query runs once per b (SignalLists); every entry of the grid
+// (rankers.SelfTuneBM25Weights) re-fuses its lists with the engine's
+// fusion and graph boost and scores the answer's nDCG@10. The best entry
+// replaces the default (the default weights at rankers.BM25B) only when
+// it beats it with a paired t statistic ≥ rankers.SelfTuneMinT over at
+// least SelfTuneMinQueries queries. Deterministic: the same vault gives
+// the same choice. It costs one search per query and b (at most
+// 2 × SelfTuneMaxQueries × len(b values)).
+func (e *Engine) SelfTune(ctx context.Context, rule Rule) (Tuning, error) {
+	if rule != RuleWeights && rule != RuleWeightsAndB {
+		return Tuning{}, fmt.Errorf("self-tuning rule %d: want %d or %d", rule, RuleWeights, RuleWeightsAndB)
+	}
+	// tune from the defaults, not a former choice or a forced b
+	e = e.WithTuning(Tuning{})
+	e.opts.BM25 = index.BM25Params{}
 	why := ""
 	for _, kind := range []string{selftune.KindLink, selftune.KindHeading} {
 		qs := selftune.Build(e.snap, kind, rankers.SelfTuneMaxQueries)
@@ -49,7 +85,7 @@ func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
 			why += fmt.Sprintf("%d %s queries (fewer than %d); ", len(qs), kind, rankers.SelfTuneMinQueries)
 			continue
 		}
-		t, err := e.tuneOn(ctx, kind, qs)
+		t, err := e.tuneOn(ctx, kind, qs, rule.bs())
 		if err != nil {
 			return Tuning{}, err
 		}
@@ -61,37 +97,64 @@ func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
 	return Tuning{Why: "default weights kept: " + why[:max(0, len(why)-2)]}, nil
 }
 
-// tuneOn scores the grid on one kind's queries.
-func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query) (Tuning, error) {
+// tuneEntry is one candidate of the self-tuning: weights at a b.
+type tuneEntry struct {
+	w map[string]float64
+	b float64
+}
+
+// tuneOn scores the grid at every b of bs on one kind's queries.
+func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query, bs []float64) (Tuning, error) {
 	base := e.Weights()
-	grid := selfTuneGrid(base)
-	scores := make([][]float64, len(grid)+1) // [0]: the default
-	for _, q := range qs {
-		lists, err := e.SignalLists(ctx, Request{Query: q.Text, Limit: MaxLimit, NoSnippets: true})
-		if err != nil {
-			if ctx.Err() != nil {
-				return Tuning{}, ctx.Err()
-			}
-			lists = nil // a query the engine refuses scores 0 everywhere
+	entries := []tuneEntry{{base, bs[0]}} // [0]: the default
+	for _, b := range bs {
+		for _, w := range selfTuneGrid(base) {
+			entries = append(entries, tuneEntry{w, b})
 		}
-		scores[0] = append(scores[0], e.answerNDCG(lists, base, q.Target))
-		for i, w := range grid {
-			scores[i+1] = append(scores[i+1], e.answerNDCG(lists, w, q.Target))
+	}
+	scores := make([][]float64, len(entries))
+	for _, q := range qs {
+		for _, b := range bs {
+			lists, err := e.withBM25B(b).SignalLists(ctx, Request{Query: q.Text, Limit: MaxLimit, NoSnippets: true})
+			if err != nil {
+				if ctx.Err() != nil {
+					return Tuning{}, ctx.Err()
+				}
+				lists = nil // a query the engine refuses scores 0 everywhere
+			}
+			for i, en := range entries {
+				if en.b == b {
+					scores[i] = append(scores[i], e.answerNDCG(lists, en.w, q.Target))
+				}
+			}
 		}
 	}
 	best, gain, t := decide(scores)
 	if best == 0 {
 		return Tuning{Why: fmt.Sprintf("%d %s queries prefer the default", len(qs), kind)}, nil
 	}
-	w := grid[best-1]
-	desc := fmt.Sprintf("bm25=%g tfidf=%g feedback=%g: +%.4f nDCG@10 on %d %s queries, paired t %.2f",
-		w[rankers.SignalBM25], w[rankers.SignalTFIDF], w[rankers.SignalFeedback], gain, len(qs), kind, t)
+	en := entries[best]
+	w := en.w
+	desc := fmt.Sprintf("bm25=%g tfidf=%g feedback=%g%s: +%.4f nDCG@10 on %d %s queries, paired t %.2f",
+		w[rankers.SignalBM25], w[rankers.SignalTFIDF], w[rankers.SignalFeedback], bDesc(bs, en.b), gain, len(qs), kind, t)
 	if t < rankers.SelfTuneMinT {
 		return Tuning{Why: fmt.Sprintf("best %s (t below %g)", desc, rankers.SelfTuneMinT)}, nil
 	}
 	chosen := map[string]float64{rankers.SignalBM25: w[rankers.SignalBM25], rankers.SignalTFIDF: w[rankers.SignalTFIDF],
 		rankers.SignalFeedback: w[rankers.SignalFeedback]}
-	return Tuning{Weights: chosen, Kind: kind, Queries: len(qs), Gain: gain, T: t, Why: "chosen " + desc}, nil
+	out := Tuning{Weights: chosen, Kind: kind, Queries: len(qs), Gain: gain, T: t, Why: "chosen " + desc}
+	if en.b != rankers.BM25B {
+		out.BM25B = en.b
+	}
+	return out, nil
+}
+
+// bDesc names b in a choice's description when the rule chooses it.
+func bDesc(bs []float64, b float64) string {
+	if len(bs) < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" bm25_b=%g", b)
 }
 
 // decide picks from per-query scores (scores[0]: the default's, then one
@@ -179,11 +242,32 @@ func pairedT(a, b []float64) float64 {
 	return m / math.Sqrt(v/float64(len(d)-1)/float64(len(d)))
 }
 
-// WithTuning returns an engine like e that searches with t's weights
+// WithTuning returns an engine like e that searches with t's weights and b
 // (Options.Tuning), sharing e's immutable parts. e is not modified.
 func (e *Engine) WithTuning(t Tuning) *Engine {
 	opts := e.opts
 	opts.Tuning = t
 	return &Engine{snap: e.snap, graph: e.graph, an: e.an, chunks: e.chunks, tfidf: e.tfidf, rankers: e.rankers,
 		extra: e.extra, opts: opts, gen: e.gen, savedMem: e.savedMem, state: e.state}
+}
+
+// withBM25B returns an engine like e whose BM25 scores with b (and the
+// default k1), whatever e's tuning or options say.
+func (e *Engine) withBM25B(b float64) *Engine {
+	out := e.WithTuning(e.opts.Tuning)
+	out.opts.BM25 = index.BM25Params{K1: rankers.BM25K1, B: b}
+	return out
+}
+
+// BM25Params are the k1 and b BM25 scores with: Options.BM25 when set,
+// else the default k1 with the tuned b (Tuning.BM25B) when there is one,
+// else rankers.BM25K1 and rankers.BM25B.
+func (e *Engine) BM25Params() index.BM25Params {
+	switch {
+	case e.opts.BM25 != (index.BM25Params{}):
+		return e.opts.BM25
+	case e.opts.Tuning.BM25B > 0:
+		return index.BM25Params{K1: rankers.BM25K1, B: e.opts.Tuning.BM25B}
+	}
+	return index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}
 }
