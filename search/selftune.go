@@ -65,12 +65,14 @@ func (r Rule) bs() []float64 {
 // note), else, when those do not decide, headings (answer: their note).
 // Each query runs once per b (SignalLists); every entry of the grid
 // (rankers.SelfTuneBM25Weights) re-fuses its lists with the engine's
-// fusion and graph boost and scores the answer's nDCG@10. The best entry
-// replaces the default (the default weights at rankers.BM25B) only when
-// it beats it with a paired t statistic ≥ rankers.SelfTuneMinT over at
-// least SelfTuneMinQueries queries. Deterministic: the same vault gives
-// the same choice. It costs one search per query and b (at most
-// 2 × SelfTuneMaxQueries × len(b values)).
+// fusion and graph boost and scores the answer's nDCG@10. The best
+// weighting replaces the default only when it beats it with a paired t
+// statistic ≥ rankers.SelfTuneMinT over at least SelfTuneMinQueries
+// queries; under RuleWeightsAndB the best entry at another b then
+// replaces that outcome only when it beats it with t ≥ SelfTuneMinT
+// (see choose). Deterministic: the same vault gives the same choice. It
+// costs one search per query and b (at most 2 × SelfTuneMaxQueries ×
+// len(rankers.SelfTuneBM25Bs()) under rule 2).
 func (e *Engine) SelfTune(ctx context.Context, rule Rule) (Tuning, error) {
 	if rule != RuleWeights && rule != RuleWeightsAndB {
 		return Tuning{}, fmt.Errorf("self-tuning rule %d: want %d or %d", rule, RuleWeights, RuleWeightsAndB)
@@ -129,29 +131,87 @@ func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query, b
 			}
 		}
 	}
-	best, gain, t := decide(scores)
-	if best == 0 {
-		return Tuning{Why: fmt.Sprintf("%d %s queries prefer the default", len(qs), kind)}, nil
+	return e.choose(kind, len(qs), entries, scores), nil
+}
+
+// choose applies the rule to the scored entries (entries[0]: the default;
+// entries at the default b first). Step 1 (rule 1): the best weighting at
+// the default b replaces the default when its paired t against it is ≥
+// rankers.SelfTuneMinT. Step 2 (rule 2, when entries hold other b
+// values): the best entry at another b replaces step 1's outcome when its
+// paired t against that outcome is ≥ SelfTuneMinT. So b moves only on
+// strong evidence, and a vault whose b stays ranks as under rule 1.
+func (e *Engine) choose(kind string, n int, entries []tuneEntry, scores [][]float64) Tuning {
+	var atDefault, atOther []int
+	for i := 1; i < len(entries); i++ {
+		if entries[i].b == entries[0].b {
+			atDefault = append(atDefault, i)
+		} else {
+			atOther = append(atOther, i)
+		}
 	}
-	en := entries[best]
-	w := en.w
-	desc := fmt.Sprintf("bm25=%g tfidf=%g feedback=%g%s: +%.4f nDCG@10 on %d %s queries, paired t %.2f",
-		w[rankers.SignalBM25], w[rankers.SignalTFIDF], w[rankers.SignalFeedback], bDesc(bs, en.b), gain, len(qs), kind, t)
-	if t < rankers.SelfTuneMinT {
-		return Tuning{Why: fmt.Sprintf("best %s (t below %g)", desc, rankers.SelfTuneMinT)}, nil
+	describe := func(i int, gain, t float64, over string) string {
+		w := entries[i].w
+		return fmt.Sprintf("bm25=%g tfidf=%g feedback=%g%s: +%.4f nDCG@10 over %s on %d %s queries, paired t %s",
+			w[rankers.SignalBM25], w[rankers.SignalTFIDF], w[rankers.SignalFeedback], bDesc(len(atOther) > 0, entries[i].b), gain, over, n, kind, tDesc(t))
 	}
-	chosen := map[string]float64{rankers.SignalBM25: w[rankers.SignalBM25], rankers.SignalTFIDF: w[rankers.SignalTFIDF],
-		rankers.SignalFeedback: w[rankers.SignalFeedback]}
-	out := Tuning{Weights: chosen, Kind: kind, Queries: len(qs), Gain: gain, T: t, Why: "chosen " + desc}
-	if en.b != rankers.BM25B {
-		out.BM25B = en.b
+	cur, why := 0, ""
+	if best, gain, t := bestOf(scores, 0, atDefault); best == 0 {
+		why = fmt.Sprintf("%d %s queries prefer the default weights", n, kind)
+	} else if d := describe(best, gain, t, "the default"); t < rankers.SelfTuneMinT {
+		why = fmt.Sprintf("best %s (t below %g)", d, rankers.SelfTuneMinT)
+	} else {
+		cur, why = best, "chosen "+d
 	}
-	return out, nil
+	out := e.tuningOf(kind, n, entries, scores, cur)
+	if len(atOther) > 0 {
+		over := "the default"
+		if cur != 0 {
+			over = "that choice"
+		}
+		best, gain, t := bestOf(scores, cur, atOther)
+		switch {
+		case best == cur:
+			why += fmt.Sprintf(", then no other b beats %s", over)
+		case t < rankers.SelfTuneMinT:
+			why += fmt.Sprintf(", then best other b %s (t below %g)", describe(best, gain, t, over), rankers.SelfTuneMinT)
+		default:
+			why += ", then chosen " + describe(best, gain, t, over)
+			out = e.tuningOf(kind, n, entries, scores, best)
+		}
+	}
+	out.Why = why
+	return out
+}
+
+// tuningOf is the Tuning of entry i (none for 0, the default), with its
+// gain and t against the default.
+func (e *Engine) tuningOf(kind string, n int, entries []tuneEntry, scores [][]float64, i int) Tuning {
+	if i == 0 {
+		return Tuning{}
+	}
+	w := entries[i].w
+	out := Tuning{Weights: map[string]float64{rankers.SignalBM25: w[rankers.SignalBM25], rankers.SignalTFIDF: w[rankers.SignalTFIDF],
+		rankers.SignalFeedback: w[rankers.SignalFeedback]}, Kind: kind, Queries: n,
+		Gain: mean(scores[i]) - mean(scores[0]), T: pairedT(scores[i], scores[0])}
+	if entries[i].b != rankers.BM25B {
+		out.BM25B = entries[i].b
+	}
+	return out
+}
+
+// tDesc prints a paired t statistic; pairedT's stand-in for infinity (a
+// gain the same on every query) as "inf".
+func tDesc(t float64) string {
+	if math.Abs(t) == math.MaxFloat64 {
+		return "inf"
+	}
+	return fmt.Sprintf("%.2f", t)
 }
 
 // bDesc names b in a choice's description when the rule chooses it.
-func bDesc(bs []float64, b float64) string {
-	if len(bs) < 2 {
+func bDesc(choosesB bool, b float64) string {
+	if !choosesB {
 		return ""
 	}
 	return fmt.Sprintf(" bm25_b=%g", b)
@@ -162,16 +222,28 @@ func bDesc(bs []float64, b float64) string {
 // 0 when none beats the default. gain is its mean over the default's and
 // t the paired t statistic of the difference.
 func decide(scores [][]float64) (best int, gain, t float64) {
-	bestMean := mean(scores[0])
+	cands := make([]int, 0, len(scores)-1)
 	for i := 1; i < len(scores); i++ {
+		cands = append(cands, i)
+	}
+	return bestOf(scores, 0, cands)
+}
+
+// bestOf picks among the rows cands of scores the one with the best mean
+// (the first on a tie) when it beats row ref's mean; else it returns ref.
+// gain is its mean over ref's and t the paired t statistic of the
+// difference.
+func bestOf(scores [][]float64, ref int, cands []int) (best int, gain, t float64) {
+	best, bestMean := ref, mean(scores[ref])
+	for _, i := range cands {
 		if m := mean(scores[i]); m > bestMean {
 			best, bestMean = i, m
 		}
 	}
-	if best == 0 {
-		return 0, 0, 0
+	if best == ref {
+		return ref, 0, 0
 	}
-	return best, bestMean - mean(scores[0]), pairedT(scores[best], scores[0])
+	return best, bestMean - mean(scores[ref]), pairedT(scores[best], scores[ref])
 }
 
 // Tuning returns the self-tuned choice the engine searches with (zero

@@ -154,3 +154,39 @@ func TestSelfTuneRejectsUnknownRule(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseSteps: step 2 moves b only when it beats step 1's outcome
+// (not merely the default) with t ≥ SelfTuneMinT.
+func TestChooseSteps(t *testing.T) {
+	e := testEngine(t)
+	w := func(bm float64) map[string]float64 {
+		return map[string]float64{rankers.SignalBM25: bm, rankers.SignalTFIDF: 3 - bm, rankers.SignalFeedback: 0.5}
+	}
+	// entries: 0 default (2:1 at 0.75), 1 = 1:2 at 0.75, 2 = 2:1 at 0.3, 3 = 1:2 at 0.3
+	entries := []tuneEntry{{w(2), 0.75}, {w(1), 0.75}, {w(2), 0.3}, {w(1), 0.3}}
+	zero := []float64{0, 0, 0, 0, 0, 0, 0, 0}
+	for _, tc := range []struct {
+		name    string
+		scores  [][]float64
+		wantBM  float64 // 0: no choice
+		wantB   float64
+		whyPart string
+	}{
+		{"step 1 only: b 0.3 beats the default but not 1:2", [][]float64{zero,
+			{1, 1, 1, 1, 1, 1, 0, 1}, zero, {1, 1, 1, 1, 1, 1, 1, 1}}, 1, 0, "then best other b bm25=1 tfidf=2 feedback=0.5 bm25_b=0.3: +0.1250 nDCG@10 over that choice on 8 link queries, paired t 1.00 (t below 2)"},
+		{"step 1 only: no other b beats its choice", [][]float64{zero,
+			{1, 1, 1, 1, 1, 1, 0, 1}, zero, {1, 1, 1, 1, 1, 1, 1, 0}}, 1, 0, "paired t 7.00, then no other b beats that choice"},
+		{"step 2 beats step 1's choice", [][]float64{zero,
+			{1, 1, 1, 1, 0, 0, 0, 0}, zero, {1, 1, 1, 1, 1, 1, 1, 1}}, 1, 0.3, "then chosen bm25=1 tfidf=2 feedback=0.5 bm25_b=0.3"},
+		{"step 1 keeps the default, step 2 moves b", [][]float64{zero,
+			zero, {1, 1, 1, 1, 1, 1, 1, 1}, zero}, 2, 0.3, "prefer the default weights, then chosen bm25=2 tfidf=1 feedback=0.5 bm25_b=0.3: +1.0000 nDCG@10 over the default on 8 link queries, paired t inf"},
+		{"nothing beats the default", [][]float64{zero, zero, zero, zero}, 0, 0, "then no other b beats the default"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := e.choose("link", 8, entries, tc.scores)
+			if got.Weights[rankers.SignalBM25] != tc.wantBM || got.BM25B != tc.wantB || !strings.Contains(got.Why, tc.whyPart) {
+				t.Errorf("choose = %+v; want bm25 %g, b %g, why containing %q", got, tc.wantBM, tc.wantB, tc.whyPart)
+			}
+		})
+	}
+}
