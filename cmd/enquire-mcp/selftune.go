@@ -11,7 +11,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
-
 // tunePendingWhy is what vault/info and the ready line say while serve
 // computes the choice in the background.
 const tunePendingWhy = "pending: the vault's own queries are choosing in the background; the defaults serve until then"
