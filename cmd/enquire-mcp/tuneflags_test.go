@@ -12,9 +12,10 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// TestEvalRuleAndB: a kept rule-2 choice brings its b to the searches,
-// --bm25-b overrides it, --self-tune-rule 1 does not read a rule-2 choice
-// (it chooses again, at the default b), and bad values are usage errors.
+// TestEvalRuleAndB: under --self-tune-rule 2 a kept rule-2 choice brings
+// its b to the searches and --bm25-b overrides it; rule 1 (the default)
+// does not read a rule-2 choice (it chooses again, at the default b);
+// bad values are usage errors.
 func TestEvalRuleAndB(t *testing.T) {
 	ix := filepath.Join(t.TempDir(), "index.db")
 	dataset := "../../testdata/quality-workshop"
@@ -34,7 +35,7 @@ func TestEvalRuleAndB(t *testing.T) {
 		}
 		return tuned, bm25
 	}
-	first, _ := lines() // makes the index and a rule-2 choice
+	first, _ := lines("--self-tune-rule", "2") // makes the index and a rule-2 choice
 	root, err := vault.RealRoot(dataset + "/vault")
 	if err != nil {
 		t.Fatal(err)
@@ -53,9 +54,10 @@ func TestEvalRuleAndB(t *testing.T) {
 		args       []string
 		tuned, b25 string
 	}{
-		{"kept rule-2 choice", nil, "planted b", "k1=1.2 b=0.3"},
-		{"--bm25-b overrides it", []string{"--bm25-b", "0.5"}, "planted b", "k1=1.2 b=0.5"},
-		{"rule 1 chooses again", []string{"--self-tune-rule", "1"}, "", "k1=1.2 b=0.75"},
+		{"kept rule-2 choice", []string{"--self-tune-rule", "2"}, "planted b", "k1=1.2 b=0.3"},
+		{"--bm25-b overrides it", []string{"--self-tune-rule", "2", "--bm25-b", "0.5"}, "planted b", "k1=1.2 b=0.5"},
+		{"the default rule (1) chooses again", nil, "", "k1=1.2 b=0.75"}, // and keeps a rule-1 choice
+		{"rule 1 reads its own choice", []string{"--self-tune-rule", "1", "--bm25-b", "0"}, "", "k1=1.2 b=0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tuned, b25 := lines(tc.args...)
