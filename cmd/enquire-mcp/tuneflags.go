@@ -11,7 +11,7 @@ import (
 
 // defaultSelfTuneRule is the self-tuning rule the commands use unless
 // --self-tune-rule says otherwise (search.Rule). Rule 2 (the weights with
-// BM25's b) failed its pre-registered test on fresh blind sets by 0.0008
+// BM25's b) failed its pre-registered test on fresh blind sets by 0.0007
 // nDCG@10 (docs/freeze-tune8.md, docs/benchmarks.md "Issue 12, eighth
 // pass"), so rule 1 stays the default and rule 2 is selectable.
 const defaultSelfTuneRule = search.RuleWeights
