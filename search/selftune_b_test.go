@@ -190,3 +190,30 @@ func TestChooseSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestBM25ParamsSurviveUpdate: a live update or reload builds the next
+// engine from the server's options, which carry the tuned and the forced
+// b; both must reach the new engine.
+func TestBM25ParamsSurviveUpdate(t *testing.T) {
+	ctx := context.Background()
+	e := testEngine(t)
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want float64
+	}{
+		{"tuned b", Options{Tuning: Tuning{BM25B: 0.3, Why: "x"}}, 0.3},
+		{"forced b over tuned", Options{Tuning: Tuning{BM25B: 0.3, Why: "x"}, BM25: index.BM25Params{K1: rankers.BM25K1, B: 0.5}}, 0.5},
+		{"neither", Options{}, rankers.BM25B},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, err := e.Update(ctx, e.Snapshot(), nil, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := u.BM25Params(); got.B != tc.want || got.K1 != rankers.BM25K1 {
+				t.Errorf("after the update BM25 scores with %+v, want b %g", got, tc.want)
+			}
+		})
+	}
+}
