@@ -234,7 +234,7 @@ func TestServeTunesInBackground(t *testing.T) {
 // choice still running and keeps nothing.
 func TestServeSwapsTunedWeights(t *testing.T) {
 	ctx := context.Background()
-	chosen := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.25}, Why: "chosen by the test"}
+	chosen := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.25}, BM25B: 0.3, Why: "chosen by the test"}
 	load := func(choose func(*search.Engine, context.Context) (search.Tuning, error)) (*loaded, chan *search.Engine, chan search.Tuning) {
 		t.Helper()
 		vf := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "serve.db"), maxFileSize: 1 << 20, tuneLater: true}
@@ -260,7 +260,8 @@ func TestServeSwapsTunedWeights(t *testing.T) {
 	l.mu.Lock()
 	before := l.eng
 	l.mu.Unlock()
-	if w := before.Weights(); w["bm25"] != rankers.WeightBM25 || w["tfidf"] != rankers.WeightTFIDF || before.Tuning().Why != tunePendingWhy {
+	if w := before.Weights(); w["bm25"] != rankers.WeightBM25 || w["tfidf"] != rankers.WeightTFIDF || before.Tuning().Why != tunePendingWhy ||
+		before.BM25Params().B != rankers.BM25B {
 		t.Fatalf("while choosing: %v (%q), want the default BM25 and TF-IDF weights, pending", w, before.Tuning().Why)
 	}
 	if _, err := before.Search(ctx, search.Request{Query: "project", Limit: 5}); err != nil {
@@ -271,10 +272,10 @@ func TestServeSwapsTunedWeights(t *testing.T) {
 		t.Fatalf("applied %q", got.Why)
 	}
 	after := <-served
-	if !hasWeights(after.Weights(), chosen.Weights) || after.Tuning().Why != chosen.Why || l.tuneWhy != chosen.Why {
+	if !hasWeights(after.Weights(), chosen.Weights) || after.Tuning().Why != chosen.Why || l.tuneWhy != chosen.Why || after.BM25Params().B != 0.3 {
 		t.Errorf("after: %v (%q, %q), want %v", after.Weights(), after.Tuning().Why, l.tuneWhy, chosen.Weights)
 	}
-	if kept, ok := decodeTuning(keptIn(t, l.ix.Path()), l.root, defaultSelfTuneRule); !ok || kept.Why != chosen.Why {
+	if kept, ok := decodeTuning(keptIn(t, l.ix.Path()), l.root, defaultSelfTuneRule); !ok || kept.Why != chosen.Why || kept.BM25B != 0.3 {
 		t.Errorf("kept %+v, %v", kept, ok)
 	}
 
