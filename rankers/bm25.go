@@ -9,9 +9,10 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// BM25 is the persistent-index signal: BM25 (k1 BM25K1, b BM25B) over the
-// chunks FTS5 matches, with column weights for title, aliases, headings,
-// tags and body. A note scores as its best chunk.
+// BM25 is the persistent-index signal: BM25 (Request.BM25, by default k1
+// BM25K1 and b BM25B) over the chunks FTS5 matches, with column weights
+// for title, aliases, headings, tags and body. A note scores as its best
+// chunk.
 type BM25 struct {
 	ix   *index.Index
 	snap *vault.Snapshot
@@ -65,7 +66,11 @@ func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, i
 	seen := map[int]bool{}
 	staleSeen := map[string]bool{}
 	rows := 0
-	err := b.ix.Search(ctx, req.Query, bound, index.BM25Params{K1: BM25K1, B: BM25B}, func(h index.Hit) bool {
+	p := req.BM25
+	if p == (index.BM25Params{}) {
+		p = index.BM25Params{K1: BM25K1, B: BM25B}
+	}
+	err := b.ix.Search(ctx, req.Query, bound, p, func(h index.Hit) bool {
 		rows++
 		note, ok := b.snap.NoteIDExact(h.Path)
 		if ok && req.Allow != nil && !req.Allow(note) {

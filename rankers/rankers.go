@@ -8,6 +8,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/enquire-mcp/enquire-mcp/index"
 )
 
 // Signal names, as reported in per_signal and signals_used.
@@ -47,6 +49,9 @@ type Request struct {
 	// chunks of notes marked true are scored (indexed by note id; used by
 	// the embeddings signal only).
 	Within []bool
+	// BM25 are BM25's k1 and b (used by the BM25 signal only); the zero
+	// value means BM25K1 and BM25B.
+	BM25 index.BM25Params
 }
 
 // Ranker is one retrieval signal.

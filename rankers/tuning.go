@@ -135,3 +135,11 @@ const SelfTuneBackgroundBudget = 2 * time.Minute
 // only, 4:1, 2:1 = the default, 1:1, 1:2, 1:4, TF-IDF only); the feedback
 // weight stays the default's. A function, as Go has no constant slices.
 func SelfTuneBM25Weights() []float64 { return []float64{3, 2.4, 2, 1.5, 1, 0.6, 0} }
+
+// SelfTuneBM25Bs are the values of BM25's b that self-tuning rule 2
+// (search.RuleWeightsAndB) tries with every entry of SelfTuneBM25Weights;
+// the first is the default (BM25B). Rule 1 keeps b at BM25B. The sixth
+// and seventh sessions measured 0.5 and 0.3 helping some vaults and
+// hurting others (docs/benchmarks.md, "BM25's b" and "BM25 b = 0.3 in
+// the product").
+func SelfTuneBM25Bs() []float64 { return []float64{BM25B, 0.5, 0.3} }

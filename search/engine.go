@@ -39,8 +39,13 @@ type Options struct {
 	// request's own Weights take precedence.
 	Weights map[string]float64
 	// Tuning holds the weights the vault's own queries chose (SelfTune);
-	// they apply over the defaults unless Weights is set.
+	// they apply over the defaults unless Weights is set. Its BM25B
+	// applies unless BM25 is set.
 	Tuning Tuning
+	// BM25, when not the zero value, are BM25's k1 and b for every
+	// search, over the tuned and the default ones (rankers.BM25K1,
+	// rankers.BM25B).
+	BM25 index.BM25Params
 	// Depth is how many candidates each signal contributes (0: the larger
 	// of 100 and 5 × limit).
 	Depth int
@@ -464,7 +469,7 @@ func (e *Engine) rank(ctx context.Context, req Request, allow func(int) bool, re
 		// saying so beats ignoring it silently.
 		res.addSignalError(rankers.SignalEmbeddings, fmt.Sprintf("embedding_model %.100q not checked and not used: %s", req.EmbeddingModel, unavailableReason(rankers.SignalEmbeddings)))
 	}
-	lists, errs := e.runRankers(ctx, use, rankers.Request{Query: req.Query, Allow: allow,
+	lists, errs := e.runRankers(ctx, use, rankers.Request{Query: req.Query, Allow: allow, BM25: e.BM25Params(),
 		Block: req.Granularity == GranularityBlock, EmbeddingModel: req.EmbeddingModel, MinSimilarity: req.MinSimilarity}, depth)
 	if err := ctx.Err(); err != nil {
 		return nil, err

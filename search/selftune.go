@@ -6,16 +6,21 @@ import (
 	"maps"
 	"math"
 
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/selftune"
 )
 
-// Tuning is the outcome of [Engine.SelfTune]: the lexical weights a vault's
-// own known-item queries chose, or none (the defaults stay) and why.
+// Tuning is the outcome of [Engine.SelfTune]: the lexical weights (and,
+// under RuleWeightsAndB, BM25's b) a vault's own known-item queries chose,
+// or none (the defaults stay) and why.
 type Tuning struct {
 	// Weights are the chosen BM25, TF-IDF and feedback weights; nil when
 	// the defaults stay.
 	Weights map[string]float64 `json:"weights,omitempty"`
+	// BM25B is the chosen b of BM25; 0 when the default
+	// (rankers.BM25B) stays.
+	BM25B float64 `json:"bm25_b,omitempty"`
 	// Kind is the query kind that decided (selftune.KindLink or
 	// KindHeading), Queries how many there were, Gain the nDCG@10 the
 	// chosen weights added over the default on them and T the paired t
@@ -28,20 +33,27 @@ type Tuning struct {
 	Why string `json:"why"`
 }
 
-// SelfTune chooses the vault's BM25:TF-IDF weighting from the vault's own
-// known-item queries (selftune.Build): the display texts of piped links
-// (answer: the linked note), else, when those do not decide, headings
-// (answer: their note). Each query runs once (SignalLists); every entry of
-// the grid (rankers.SelfTuneBM25Weights) re-fuses its lists with the
-// engine's fusion and graph boost and scores the answer's nDCG@10. The
-// best entry replaces the default only when it beats it with a paired t
+// SelfTune chooses the vault's BM25:TF-IDF weighting (and, under
+// RuleWeightsAndB, BM25's b) from the vault's own known-item queries
+// (selftune.Build): the display texts of piped links (answer: the linked
+// note), else, when those do not decide, headings (answer: their note).
+// Each query runs once per b (SignalLists); every entry of the grid
+// (rankers.SelfTuneBM25Weights) re-fuses its lists with the engine's
+// fusion and graph boost and scores the answer's nDCG@10. The best
+// weighting replaces the default only when it beats it with a paired t
 // statistic ≥ rankers.SelfTuneMinT over at least SelfTuneMinQueries
-// queries. Deterministic: the same vault gives the same choice. It costs
-// one search per query (at most 2 × SelfTuneMaxQueries).
-func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
-	if e.opts.Tuning.Weights != nil { // tune from the defaults, not a former choice
-		e = e.WithTuning(Tuning{})
+// queries; under RuleWeightsAndB the best entry at another b then
+// replaces that outcome only when it beats it with t ≥ SelfTuneMinT
+// (see choose). Deterministic: the same vault gives the same choice. It
+// costs one search per query and b (at most 2 × SelfTuneMaxQueries ×
+// len(rankers.SelfTuneBM25Bs()) under rule 2).
+func (e *Engine) SelfTune(ctx context.Context, rule Rule) (Tuning, error) {
+	if rule != RuleWeights && rule != RuleWeightsAndB {
+		return Tuning{}, fmt.Errorf("self-tuning rule %d: want %d or %d", rule, RuleWeights, RuleWeightsAndB)
 	}
+	// tune from the defaults, not a former choice or a forced b
+	e = e.WithTuning(Tuning{})
+	e.opts.BM25 = index.BM25Params{}
 	why := ""
 	for _, kind := range []string{selftune.KindLink, selftune.KindHeading} {
 		qs := selftune.Build(e.snap, kind, rankers.SelfTuneMaxQueries)
@@ -49,7 +61,7 @@ func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
 			why += fmt.Sprintf("%d %s queries (fewer than %d); ", len(qs), kind, rankers.SelfTuneMinQueries)
 			continue
 		}
-		t, err := e.tuneOn(ctx, kind, qs)
+		t, err := e.tuneOn(ctx, kind, qs, rule.bs())
 		if err != nil {
 			return Tuning{}, err
 		}
@@ -61,37 +73,39 @@ func (e *Engine) SelfTune(ctx context.Context) (Tuning, error) {
 	return Tuning{Why: "default weights kept: " + why[:max(0, len(why)-2)]}, nil
 }
 
-// tuneOn scores the grid on one kind's queries.
-func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query) (Tuning, error) {
+// tuneEntry is one candidate of the self-tuning: weights at a b.
+type tuneEntry struct {
+	w map[string]float64
+	b float64
+}
+
+// tuneOn scores the grid at every b of bs on one kind's queries.
+func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query, bs []float64) (Tuning, error) {
 	base := e.Weights()
-	grid := selfTuneGrid(base)
-	scores := make([][]float64, len(grid)+1) // [0]: the default
+	entries := []tuneEntry{{base, bs[0]}} // [0]: the default
+	for _, b := range bs {
+		for _, w := range selfTuneGrid(base) {
+			entries = append(entries, tuneEntry{w, b})
+		}
+	}
+	scores := make([][]float64, len(entries))
 	for _, q := range qs {
-		lists, err := e.SignalLists(ctx, Request{Query: q.Text, Limit: MaxLimit, NoSnippets: true})
-		if err != nil {
-			if ctx.Err() != nil {
-				return Tuning{}, ctx.Err()
+		for _, b := range bs {
+			lists, err := e.withBM25B(b).SignalLists(ctx, Request{Query: q.Text, Limit: MaxLimit, NoSnippets: true})
+			if err != nil {
+				if ctx.Err() != nil {
+					return Tuning{}, ctx.Err()
+				}
+				lists = nil // a query the engine refuses scores 0 everywhere
 			}
-			lists = nil // a query the engine refuses scores 0 everywhere
+			for i, en := range entries {
+				if en.b == b {
+					scores[i] = append(scores[i], e.answerNDCG(lists, en.w, q.Target))
+				}
+			}
 		}
-		scores[0] = append(scores[0], e.answerNDCG(lists, base, q.Target))
-		for i, w := range grid {
-			scores[i+1] = append(scores[i+1], e.answerNDCG(lists, w, q.Target))
-		}
 	}
-	best, gain, t := decide(scores)
-	if best == 0 {
-		return Tuning{Why: fmt.Sprintf("%d %s queries prefer the default", len(qs), kind)}, nil
-	}
-	w := grid[best-1]
-	desc := fmt.Sprintf("bm25=%g tfidf=%g feedback=%g: +%.4f nDCG@10 on %d %s queries, paired t %.2f",
-		w[rankers.SignalBM25], w[rankers.SignalTFIDF], w[rankers.SignalFeedback], gain, len(qs), kind, t)
-	if t < rankers.SelfTuneMinT {
-		return Tuning{Why: fmt.Sprintf("best %s (t below %g)", desc, rankers.SelfTuneMinT)}, nil
-	}
-	chosen := map[string]float64{rankers.SignalBM25: w[rankers.SignalBM25], rankers.SignalTFIDF: w[rankers.SignalTFIDF],
-		rankers.SignalFeedback: w[rankers.SignalFeedback]}
-	return Tuning{Weights: chosen, Kind: kind, Queries: len(qs), Gain: gain, T: t, Why: "chosen " + desc}, nil
+	return e.choose(kind, len(qs), entries, scores), nil
 }
 
 // decide picks from per-query scores (scores[0]: the default's, then one
@@ -99,16 +113,11 @@ func (e *Engine) tuneOn(ctx context.Context, kind string, qs []selftune.Query) (
 // 0 when none beats the default. gain is its mean over the default's and
 // t the paired t statistic of the difference.
 func decide(scores [][]float64) (best int, gain, t float64) {
-	bestMean := mean(scores[0])
+	cands := make([]int, 0, len(scores)-1)
 	for i := 1; i < len(scores); i++ {
-		if m := mean(scores[i]); m > bestMean {
-			best, bestMean = i, m
-		}
+		cands = append(cands, i)
 	}
-	if best == 0 {
-		return 0, 0, 0
-	}
-	return best, bestMean - mean(scores[0]), pairedT(scores[best], scores[0])
+	return bestOf(scores, 0, cands)
 }
 
 // Tuning returns the self-tuned choice the engine searches with (zero
@@ -179,7 +188,7 @@ func pairedT(a, b []float64) float64 {
 	return m / math.Sqrt(v/float64(len(d)-1)/float64(len(d)))
 }
 
-// WithTuning returns an engine like e that searches with t's weights
+// WithTuning returns an engine like e that searches with t's weights and b
 // (Options.Tuning), sharing e's immutable parts. e is not modified.
 func (e *Engine) WithTuning(t Tuning) *Engine {
 	opts := e.opts

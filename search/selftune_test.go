@@ -67,14 +67,14 @@ func TestWeightsPrecedence(t *testing.T) {
 func TestSelfTuneFixture(t *testing.T) {
 	ctx := context.Background()
 	e := testEngine(t)
-	first, err := e.SelfTune(ctx)
+	first, err := e.SelfTune(ctx, RuleWeightsAndB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first.Weights != nil || !strings.Contains(first.Why, "link queries (fewer than 20)") || !strings.Contains(first.Why, "heading queries") {
 		t.Errorf("tuning %+v", first)
 	}
-	again, err := e.WithTuning(Tuning{Weights: map[string]float64{rankers.SignalTFIDF: 3}, Why: "x"}).SelfTune(ctx)
+	again, err := e.WithTuning(Tuning{Weights: map[string]float64{rankers.SignalTFIDF: 3}, Why: "x"}).SelfTune(ctx, RuleWeightsAndB)
 	if err != nil {
 		t.Fatal(err)
 	}

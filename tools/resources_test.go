@@ -52,6 +52,11 @@ func TestVaultInfoResource(t *testing.T) {
 			if len(info.SignalWeights) != len(tt.signals)+1 || info.SignalWeights["tfidf"] != 1 || info.SignalWeights["feedback"] != 0.5 || info.QueryTextSentTo != "" {
 				t.Fatalf("signal_weights %v, query_text_sent_to %q", info.SignalWeights, info.QueryTextSentTo)
 			}
+			// BM25's parameters are reported exactly when BM25 runs.
+			wantBM25 := slices.Contains(tt.signals, "bm25")
+			if (info.BM25 != nil) != wantBM25 || (wantBM25 && (info.BM25.K1 != 1.2 || info.BM25.B != 0.75)) {
+				t.Fatalf("bm25 %+v, want parameters %v", info.BM25, wantBM25)
+			}
 			if !slices.Equal(info.Tools, srv.Registered()) || !slices.Contains(info.Tools, "obsidian_list_notes") || !slices.Contains(info.Tools, "obsidian_read_note") {
 				t.Fatalf("tools %q, registered %q", info.Tools, srv.Registered())
 			}

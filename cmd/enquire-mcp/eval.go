@@ -32,6 +32,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
 	noSelfTune := fs.Bool("no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (a --dump-lists for bench/fusionlab wants it)")
+	var tune tuneFlags
+	tune.register(fs)
 	var recency, importance unitFlag
 	fs.Var(&recency, "recency-weight", "blend file freshness into every configuration's ranking, 0-1 (default 0)")
 	fs.Var(&importance, "importance-weight", "blend the frontmatter importance into every configuration's ranking, 0-1 (default 0)")
@@ -44,6 +46,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(pos) != 1 {
 		return usageError("give exactly one dataset folder (BEIR layout)")
 	}
+	if err := tune.check(); err != nil {
+		return err
+	}
 	if recency.v+importance.v > 1 {
 		return usageError("--recency-weight + --importance-weight must not exceed 1")
 	}
@@ -53,7 +58,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune, tune: tune}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}
@@ -74,6 +79,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stderr, "self-tuned weights: %s\n", l.tuneWhy)
+	fmt.Fprintf(stderr, "bm25: k1=%g b=%g\n", eng.BM25Params().K1, eng.BM25Params().B)
 	if *dumpFile != "" {
 		return dumpLists(ctx, eng, ds, *dumpFile)
 	}

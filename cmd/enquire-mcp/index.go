@@ -14,8 +14,12 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var vf vaultFlags
 	vf.registerIndex(fs)
 	vf.ocr.register(fs)
+	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by (see serve --help)")
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := vf.tune.check(); err != nil {
 		return err
 	}
 	if err := vf.ocr.check(vf.pdfs); err != nil {

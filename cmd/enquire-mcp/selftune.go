@@ -11,16 +11,14 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
-// selfTuneVersion changes when the self-tuning rule or its constants do,
-// so that a kept choice made by another rule is made again.
-const selfTuneVersion = 1
-
 // tunePendingWhy is what vault/info and the ready line say while serve
 // computes the choice in the background.
 const tunePendingWhy = "pending: the vault's own queries are choosing in the background; the defaults serve until then"
 
 // savedTuning is the self-tuned choice kept in the index's meta table.
 type savedTuning struct {
+	// Version is the rule that made the choice (search.Rule): a choice
+	// of another rule than the one in use is made again.
 	Version int `json:"version"`
 	// Root is the vault the choice was made for: an index file given by
 	// hand may be reused for another vault.
@@ -60,7 +58,7 @@ func (l *loaded) applySelfTune(ctx context.Context) {
 		return
 	}
 	start := time.Now()
-	t, err := l.eng.SelfTune(ctx)
+	t, err := l.eng.SelfTune(ctx, l.flags.tune.selfTuneRule())
 	if err != nil {
 		l.logger.Warn("self-tuning the weights failed; the defaults stay", "err", err)
 		l.tuneWhy = "off: " + err.Error()
@@ -96,13 +94,13 @@ func (l *loaded) keptTuning(ctx context.Context) (search.Tuning, bool) {
 		l.logger.Warn("could not read the kept self-tuned weights; choosing again", "err", err)
 		return search.Tuning{}, false
 	}
-	return decodeTuning(raw, l.root)
+	return decodeTuning(raw, l.root, l.flags.tune.selfTuneRule())
 }
 
 // keepTuning keeps t in the index; a failure only costs a new choice at
 // the next start.
 func (l *loaded) keepTuning(t search.Tuning) {
-	raw, err := encodeTuning(l.root, t)
+	raw, err := encodeTuning(l.root, l.flags.tune.selfTuneRule(), t)
 	if err == nil {
 		err = l.ix.KeepSelfTune(raw)
 	}
@@ -112,18 +110,19 @@ func (l *loaded) keepTuning(t search.Tuning) {
 }
 
 // decodeTuning reads a kept choice; false when there is none of this
-// version for this vault, or it is damaged.
-func decodeTuning(raw, root string) (search.Tuning, bool) {
+// rule for this vault, or it is damaged.
+func decodeTuning(raw, root string, rule search.Rule) (search.Tuning, bool) {
 	var s savedTuning
-	if raw == "" || json.Unmarshal([]byte(raw), &s) != nil || s.Version != selfTuneVersion || s.Root != root || s.Tuning.Why == "" {
+	if raw == "" || json.Unmarshal([]byte(raw), &s) != nil || s.Version != int(rule) || s.Root != root || s.Tuning.Why == "" ||
+		!(s.Tuning.BM25B >= 0 && s.Tuning.BM25B <= 1) {
 		return search.Tuning{}, false
 	}
 	return s.Tuning, true
 }
 
-// encodeTuning is the kept form of t, made for the vault at root.
-func encodeTuning(root string, t search.Tuning) (string, error) {
-	raw, err := json.Marshal(savedTuning{Version: selfTuneVersion, Root: root, Tuning: t})
+// encodeTuning is the kept form of t, made by rule for the vault at root.
+func encodeTuning(root string, rule search.Rule, t search.Tuning) (string, error) {
+	raw, err := json.Marshal(savedTuning{Version: int(rule), Root: root, Tuning: t})
 	return string(raw), err
 }
 
@@ -144,7 +143,8 @@ func (l *loaded) tuneInBackground(ctx context.Context) {
 	go func() {
 		defer close(l.tuneDone)
 		defer cancel()
-		choose := (*search.Engine).SelfTune
+		rule := l.flags.tune.selfTuneRule()
+		choose := func(e *search.Engine, ctx context.Context) (search.Tuning, error) { return e.SelfTune(ctx, rule) }
 		if l.tuneChoose != nil {
 			choose = l.tuneChoose
 		}

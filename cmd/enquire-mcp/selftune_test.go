@@ -18,25 +18,32 @@ import (
 )
 
 func TestTuningEncoding(t *testing.T) {
-	want := search.Tuning{Weights: map[string]float64{"bm25": 1, "tfidf": 2, "feedback": 0.5}, Kind: "link", Queries: 40, Gain: 0.02, T: 2.5, Why: "chosen"}
-	raw, err := encodeTuning("/v", want)
+	want := search.Tuning{Weights: map[string]float64{"bm25": 1, "tfidf": 2, "feedback": 0.5}, BM25B: 0.3, Kind: "link", Queries: 40, Gain: 0.02, T: 2.5, Why: "chosen"}
+	raw, err := encodeTuning("/v", search.RuleWeightsAndB, want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := decodeTuning(raw, "/v")
-	if !ok || got.Why != want.Why || got.Weights["tfidf"] != 2 || got.Queries != 40 {
+	got, ok := decodeTuning(raw, "/v", search.RuleWeightsAndB)
+	if !ok || got.Why != want.Why || got.Weights["tfidf"] != 2 || got.Queries != 40 || got.BM25B != 0.3 {
 		t.Fatalf("read %+v, %v; want %+v", got, ok, want)
 	}
+	rule1, _ := encodeTuning("/other", search.RuleWeights, search.Tuning{Why: "rule 1"})
 	for name, text := range map[string]string{
 		"none":            "",
 		"another vault":   raw,
 		"another version": `{"version": 0, "root": "/other", "tuning": {"why": "old"}}`,
-		"damaged":         `{"version": 1, "root": "/other", "tun`,
-		"no reason":       `{"version": 1, "root": "/other", "tuning": {}}`,
+		"made by rule 1":  rule1,
+		"damaged":         `{"version": 2, "root": "/other", "tun`,
+		"no reason":       `{"version": 2, "root": "/other", "tuning": {}}`,
+		"b out of range":  `{"version": 2, "root": "/other", "tuning": {"why": "x", "bm25_b": 7}}`,
+		"negative b":      `{"version": 2, "root": "/other", "tuning": {"why": "x", "bm25_b": -0.3}}`,
 	} {
-		if _, ok := decodeTuning(text, "/other"); ok {
+		if _, ok := decodeTuning(text, "/other", search.RuleWeightsAndB); ok {
 			t.Errorf("%s: read as a valid choice", name)
 		}
+	}
+	if got, ok := decodeTuning(rule1, "/other", search.RuleWeights); !ok || got.Why != "rule 1" {
+		t.Errorf("rule 1's choice under rule 1: %+v, %v", got, ok)
 	}
 }
 
@@ -115,11 +122,11 @@ func TestEvalSelfTune(t *testing.T) {
 	}
 	x := open()
 	raw, err := x.SelfTune(context.Background())
-	kept, ok := decodeTuning(raw, root)
+	kept, ok := decodeTuning(raw, root, defaultSelfTuneRule)
 	if err != nil || !ok || kept.Why != first {
 		t.Fatalf("kept %+v (%v, %v), reported %q", kept, ok, err, first)
 	}
-	planted, _ := encodeTuning(root, search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.5}, Why: "planted choice"})
+	planted, _ := encodeTuning(root, defaultSelfTuneRule, search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.5}, Why: "planted choice"})
 	if err := x.KeepSelfTune(planted); err != nil {
 		t.Fatal(err)
 	}
@@ -153,16 +160,16 @@ func TestIndexRetunes(t *testing.T) {
 		}
 	}
 	run()
-	planted, _ := encodeTuning(root, search.Tuning{Why: "planted choice"})
+	planted, _ := encodeTuning(root, defaultSelfTuneRule, search.Tuning{Why: "planted choice"})
 	plant(t, ix, planted)
 	run()
-	got, ok := decodeTuning(keptIn(t, ix), root)
+	got, ok := decodeTuning(keptIn(t, ix), root, defaultSelfTuneRule)
 	if !ok || got.Why == "planted choice" || !strings.Contains(got.Why, "link queries") {
 		t.Errorf("after index: %+v, %v", got, ok)
 	}
 	plant(t, ix, planted)
 	run("--rebuild")
-	if got, ok := decodeTuning(keptIn(t, ix), root); !ok || got.Why == "planted choice" {
+	if got, ok := decodeTuning(keptIn(t, ix), root, defaultSelfTuneRule); !ok || got.Why == "planted choice" {
 		t.Errorf("after index --rebuild: %+v, %v", got, ok)
 	}
 	if _, err := os.Stat(ix + ".selftune.json"); err == nil {
@@ -216,7 +223,7 @@ func TestServeTunesInBackground(t *testing.T) {
 	if got.Why != want.Why || e.Tuning().Why != want.Why || !maps.Equal(e.Weights(), ls.eng.Weights()) {
 		t.Errorf("applied %q, server holds %q with %v; want %q with %v", got.Why, e.Tuning().Why, e.Weights(), want.Why, ls.eng.Weights())
 	}
-	if kept, ok := decodeTuning(keptIn(t, file), l.root); !ok || kept.Why != want.Why {
+	if kept, ok := decodeTuning(keptIn(t, file), l.root, defaultSelfTuneRule); !ok || kept.Why != want.Why {
 		t.Errorf("kept %+v, %v", kept, ok)
 	}
 }
@@ -227,7 +234,7 @@ func TestServeTunesInBackground(t *testing.T) {
 // choice still running and keeps nothing.
 func TestServeSwapsTunedWeights(t *testing.T) {
 	ctx := context.Background()
-	chosen := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.25}, Why: "chosen by the test"}
+	chosen := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.25}, BM25B: 0.3, Why: "chosen by the test"}
 	load := func(choose func(*search.Engine, context.Context) (search.Tuning, error)) (*loaded, chan *search.Engine, chan search.Tuning) {
 		t.Helper()
 		vf := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "serve.db"), maxFileSize: 1 << 20, tuneLater: true}
@@ -253,7 +260,8 @@ func TestServeSwapsTunedWeights(t *testing.T) {
 	l.mu.Lock()
 	before := l.eng
 	l.mu.Unlock()
-	if w := before.Weights(); w["bm25"] != rankers.WeightBM25 || w["tfidf"] != rankers.WeightTFIDF || before.Tuning().Why != tunePendingWhy {
+	if w := before.Weights(); w["bm25"] != rankers.WeightBM25 || w["tfidf"] != rankers.WeightTFIDF || before.Tuning().Why != tunePendingWhy ||
+		before.BM25Params().B != rankers.BM25B {
 		t.Fatalf("while choosing: %v (%q), want the default BM25 and TF-IDF weights, pending", w, before.Tuning().Why)
 	}
 	if _, err := before.Search(ctx, search.Request{Query: "project", Limit: 5}); err != nil {
@@ -264,10 +272,10 @@ func TestServeSwapsTunedWeights(t *testing.T) {
 		t.Fatalf("applied %q", got.Why)
 	}
 	after := <-served
-	if !hasWeights(after.Weights(), chosen.Weights) || after.Tuning().Why != chosen.Why || l.tuneWhy != chosen.Why {
+	if !hasWeights(after.Weights(), chosen.Weights) || after.Tuning().Why != chosen.Why || l.tuneWhy != chosen.Why || after.BM25Params().B != 0.3 {
 		t.Errorf("after: %v (%q, %q), want %v", after.Weights(), after.Tuning().Why, l.tuneWhy, chosen.Weights)
 	}
-	if kept, ok := decodeTuning(keptIn(t, l.ix.Path()), l.root); !ok || kept.Why != chosen.Why {
+	if kept, ok := decodeTuning(keptIn(t, l.ix.Path()), l.root, defaultSelfTuneRule); !ok || kept.Why != chosen.Why || kept.BM25B != 0.3 {
 		t.Errorf("kept %+v, %v", kept, ok)
 	}
 

@@ -52,6 +52,8 @@ type vaultFlags struct {
 	// tuneLater (serve, serve-http) defers a choice the index does not
 	// keep to tuneInBackground, after ready.
 	tuneLater bool
+	// tune is --self-tune-rule and --bm25-b.
+	tune tuneFlags
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -63,6 +65,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
 	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0, or the BM25:TF-IDF weights the vault's own links or headings chose; see docs/benchmarks.md)")
 	fs.BoolVar(&v.noSelfTune, "no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (see README)")
+	v.tune.register(fs)
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
 	v.rerank.register(fs)
@@ -238,10 +241,13 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if err := v.ocr.check(v.pdfs); err != nil {
 		return nil, err
 	}
+	if err := v.tune.check(); err != nil {
+		return nil, err
+	}
 	warn := func(msg string) { logger.Warn(msg) }
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
-		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit}
+		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit, BM25: v.tune.bm25()}
 	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
 		return nil, err
 	}
