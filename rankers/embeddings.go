@@ -43,6 +43,9 @@ type Embeddings struct {
 	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
 	rowsOnce sync.Once
 	rowsOf   [][]int32
+	// stamp is the index's vector stamp the rows were read at ("" when
+	// unknown); see embeddings_state.go.
+	stamp string
 }
 
 // VectorModel is the model the stored vectors were made with.
@@ -75,7 +78,7 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	}
 	e.vecs, e.scales = make([]int8, 0, rows*dim), make([]float32, 0, rows)
 	e.notes, e.chunks = make([]int32, 0, rows), make([]int32, 0, rows)
-	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
+	e.stamp, err = ix.EachVectorStamped(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
 		e.addStored(snap, chunks, ref, scale, vec)
 		return nil
 	})
@@ -396,6 +399,11 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 		if err != nil {
 			return nil, err
 		}
+	}
+	if len(fresh) == 0 && e.stamp != "" && stampNow(ctx, ix) == e.stamp {
+		// Nothing read and the index's vectors unchanged: u holds what a
+		// full load would (only renumbered), so it may be saved.
+		u.stamp = e.stamp
 	}
 	u.settleFrom(e, kept)
 	return u, nil
