@@ -316,6 +316,16 @@ func zero(v []float32) bool {
 	return true
 }
 
+// identity reports whether renum maps every id to itself.
+func identity(renum []int32) bool {
+	for i, to := range renum {
+		if int(to) != i {
+			return false
+		}
+	}
+	return true
+}
+
 // dot8 is dot(q, v') where v'[i] = scale*float32(v[i]) is rounded to
 // float32 before it is multiplied (the explicit conversion forbids fusing
 // the two multiplications): the very values and operations of dot over
@@ -382,6 +392,14 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 			fresh = append(fresh, snap.Notes[i].Path)
 		}
 	}
+	if len(fresh) == 0 && len(old) == e.nNotes && identity(renum) {
+		// Every note kept at its id (a warm start with nothing changed):
+		// the rows are e's; they are never modified, so they are shared.
+		u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: e.nNotes,
+			vecs: e.vecs, scales: e.scales, dense: e.dense, notes: e.notes, chunks: e.chunks,
+			stamp: e.stampAfter(ctx, ix, 0)}
+		return u, nil
+	}
 	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes)}
 	u.vecs, u.scales = make([]int8, 0, len(e.vecs)), make([]float32, 0, len(e.scales))
 	var kept []int32 // u's row → e's row, for the rows kept
@@ -400,11 +418,7 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 			return nil, err
 		}
 	}
-	if len(fresh) == 0 && e.stamp != "" && stampNow(ctx, ix) == e.stamp {
-		// Nothing read and the index's vectors unchanged: u holds what a
-		// full load would (only renumbered), so it may be saved.
-		u.stamp = e.stamp
-	}
+	u.stamp = e.stampAfter(ctx, ix, len(fresh))
 	u.settleFrom(e, kept)
 	return u, nil
 }

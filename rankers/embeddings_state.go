@@ -139,11 +139,17 @@ func (s *SavedVectors) Embeddings(stamp string, model embed.Embedder, alias stri
 	return e, nil
 }
 
-// stampNow returns the index's vector stamp, "" when it cannot be read.
-func stampNow(ctx context.Context, ix *index.Index) string {
-	s, err := ix.VectorStamp(ctx)
-	if err != nil {
+// stampAfter is the vector stamp of an update of e that read the vectors
+// of fresh notes: e's when it read none and the index's vectors are still
+// those e was read at (the update then holds what a full load would, only
+// renumbered), else "" (not saved: the next start reads them from the
+// index).
+func (e *Embeddings) stampAfter(ctx context.Context, ix *index.Index, fresh int) string {
+	if fresh > 0 || e.stamp == "" {
 		return ""
 	}
-	return s
+	if now, err := ix.VectorStamp(ctx); err != nil || now != e.stamp {
+		return ""
+	}
+	return e.stamp
 }

@@ -62,10 +62,10 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 // looked at: [Snapshot.Changed] tells what differs on disk now.
 func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) {
 	notes := make([]*Note, r.Len(8))
-	var targets []linkTarget
+	targets := &targetList{}
 	bodyLens := make([]int, len(notes))
 	for i := range notes {
-		notes[i], targets = decodeNote(r, targets)
+		notes[i] = decodeNote(r, targets)
 		bodyLens[i] = r.Nat()
 	}
 	for i, n := range notes {
@@ -162,9 +162,9 @@ func encodeNote(w *wire.Writer, n *Note, s *Snapshot) error {
 	return nil
 }
 
-// decodeNote reads a note; its links' resolved targets are appended to
+// decodeNote reads a note; its links' resolved targets are added to
 // targets, for resolveTargets once every note is read.
-func decodeNote(r *wire.Reader, targets []linkTarget) (*Note, []linkTarget) {
+func decodeNote(r *wire.Reader, targets *targetList) *Note {
 	n := &Note{Path: r.Text(), Kind: r.Text(), Title: r.Text(), Aliases: r.Strings(),
 		FrontmatterTags: r.Strings(), InlineTags: r.Strings(), Tags: r.Strings()}
 	if r.Bool() {
@@ -189,7 +189,7 @@ func decodeNote(r *wire.Reader, targets []linkTarget) (*Note, []linkTarget) {
 		for i := range n.Links {
 			n.Links[i] = Link{Raw: r.Text(), Target: r.Text(), Heading: r.Text(), Block: r.Text(),
 				Alias: r.Text(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat()}
-			targets = decodeResolution(r, &n.Links[i], targets)
+			decodeResolution(r, &n.Links[i], targets)
 		}
 	}
 	n.BodyLine = r.Nat()
@@ -203,7 +203,7 @@ func decodeNote(r *wire.Reader, targets []linkTarget) (*Note, []linkTarget) {
 	n.ModTime = r.Time()
 	n.Hash = r.Text()
 	n.OCRKey = r.Text()
-	return n, targets
+	return n
 }
 
 // Value tags of the frontmatter encoding: the types normalizeYAML leaves.
