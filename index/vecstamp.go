@@ -31,10 +31,29 @@ const bumpVectorVersion = `INSERT OR REPLACE INTO meta(key, value) VALUES ('vect
 	COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'vectors_version'), 0) + 1);`
 
 // loadVectorTriggers creates the triggers of the vector stamp when the
-// index has none yet (an index made before them). Without them (the
-// write failed) every vector stamp is "": no saved copy is used.
+// index has none yet (an index made before them); an index that has them
+// is only read. Without them (the write failed) every vector stamp is "":
+// no saved copy is used.
 func (ix *Index) loadVectorTriggers() {
+	if ok, err := hasVectorTriggers(ix.write); err == nil && ok {
+		ix.vecStamped = true
+		return
+	}
 	ix.vecStamped = ix.tx(func(c *sqlite3.Conn) error { return c.Exec(vectorTriggers) }) == nil
+}
+
+// hasVectorTriggers reports whether the index c reads has the three
+// triggers and the counter.
+func hasVectorTriggers(c *sqlite3.Conn) (bool, error) {
+	st, _, err := c.Prepare(`SELECT (SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name IN
+		('vectors_version_ins', 'vectors_version_upd', 'vectors_version_del')) = 3
+		AND EXISTS (SELECT 1 FROM meta WHERE key = 'vectors_version')`)
+	if err != nil {
+		return false, err
+	}
+	defer st.Close()
+	ok := st.Step() && st.ColumnBool(0)
+	return ok, st.Err()
 }
 
 // vectorStamp returns the vector stamp of the snapshot c reads ("" when

@@ -111,3 +111,28 @@ func rawExec(t *testing.T, path, sql string) {
 		t.Fatal("the statement changed nothing")
 	}
 }
+
+// TestVectorTriggersMissing: an index whose triggers are missing (made
+// before them, or dropped by another program) has no vector stamp until
+// it is opened again, which adds them; from then on writes move it.
+func TestVectorTriggersMissing(t *testing.T) {
+	ctx := context.Background()
+	root := vaulttest.Copy(t, "../testdata/vault")
+	path := filepath.Join(t.TempDir(), "ix.db")
+	ix := open(t, root, path, false)
+	syncDisk(t, ix)
+	build(t, ix, &embedtest.Model{Name: "a"}, 7)
+	ix.Close()
+	rawExec(t, path, `DROP TRIGGER vectors_version_ins; DROP TRIGGER vectors_version_upd; DROP TRIGGER vectors_version_del; DELETE FROM meta WHERE key = 'vectors_version'`)
+	ix = open(t, root, path, false)
+	before := stampNow(t, ix)
+	if before == "" {
+		t.Fatal("no stamp after reopening")
+	}
+	if err := ix.PutVectors(ctx, []string{"somehash"}, [][]float32{make([]float32, embedtest.Dim)}); err != nil {
+		t.Fatal(err)
+	}
+	if stampNow(t, ix) == before {
+		t.Fatal("a write did not move the stamp")
+	}
+}
