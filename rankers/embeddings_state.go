@@ -67,10 +67,9 @@ type SavedVectors struct {
 }
 
 // DecodeVectorState reads what [Embeddings.EncodeState] wrote into the
-// heap (the dense scan reads every
-// row): from the state file f with pread when data lies in its mapping
-// (see [wire.File.ReadInto]), else from data. Damaged data is an error
-// wrapping wire.ErrCorrupt.
+// heap (the dense scan reads every row): from the state file f with pread
+// when data lies in its mapping (see [wire.File.ReadInto]), else from
+// data. Damaged data is an error wrapping wire.ErrCorrupt.
 func DecodeVectorState(data []byte, f *wire.File) (*SavedVectors, error) {
 	r := wire.NewReader(data)
 	if v := r.Uint(); r.Err() == nil && v != vecSaveVersion {
@@ -96,7 +95,8 @@ func DecodeVectorState(data []byte, f *wire.File) (*SavedVectors, error) {
 // fixedInto reads len(dst) little-endian records of T's size into dst,
 // from f with pread when they lie in its mapping, else from the bytes.
 func fixedInto[T int8 | int32 | float32](r *wire.Reader, f *wire.File, dst []T) []T {
-	size := int(unsafe.Sizeof(dst[:1][0]))
+	var zero T
+	size := int(unsafe.Sizeof(zero))
 	b := r.Raw(len(dst) * size)
 	if r.Err() != nil || len(dst) == 0 {
 		return nil

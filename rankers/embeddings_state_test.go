@@ -127,3 +127,24 @@ func TestVectorStateDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorStateNoRows: vectors of no row (an index whose chunks have
+// none yet) round-trip to an empty signal, which ranks nothing.
+func TestVectorStateNoRows(t *testing.T) {
+	m := &embedtest.Model{Name: "a"}
+	w := &wire.Writer{}
+	if !(&Embeddings{model: m, dim: m.Dim(), nNotes: 3, stamp: "s"}).EncodeState(w) {
+		t.Fatal("not encoded")
+	}
+	s, err := DecodeVectorState(w.Buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Embeddings("s", m, "toy", 3, chunksOfFixture)
+	if err != nil || e.Len() != 0 {
+		t.Fatalf("%v, %v", e, err)
+	}
+	if got, err := e.Rank(context.Background(), Request{Query: "garden", Limit: 3}); err != nil || len(got) != 0 {
+		t.Fatalf("ranked %v, %v", got, err)
+	}
+}
