@@ -23,6 +23,10 @@ import (
 // vecSaveVersion changes with the layout EncodeState writes.
 const vecSaveVersion = 1
 
+// maxSavedDim bounds a saved vector's dimension (models have hundreds to
+// a few thousand).
+const maxSavedDim = 1 << 16
+
 // Stamp is the index's vector stamp the vectors were read at, "" when
 // unknown (then they are not saved).
 func (e *Embeddings) Stamp() string { return e.stamp }
@@ -75,8 +79,10 @@ func DecodeVectorState(data []byte, f *wire.File) (*SavedVectors, error) {
 	if v := r.Uint(); r.Err() == nil && v != vecSaveVersion {
 		return nil, fmt.Errorf("%w: vectors of layout %d", wire.ErrCorrupt, v)
 	}
-	s := &SavedVectors{stamp: r.Text(), model: r.Text(), dim: r.Len(1)}
-	s.nNotes = int(r.Uint())
+	s := &SavedVectors{stamp: r.Text(), model: r.Text()}
+	dim, notes := r.Uint(), r.Uint()
+	r.Check(dim > 0 && dim <= maxSavedDim && notes <= math.MaxInt32, "vectors' sizes out of range")
+	s.dim, s.nNotes = int(dim), int(notes)
 	rows := r.Len(12 + s.dim) // bounded by the data: no damaged count makes a huge allocation
 	r.Pad(8)
 	if r.Err() != nil {
