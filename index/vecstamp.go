@@ -11,7 +11,7 @@ import (
 
 // The vectors the engine loads from the index are also saved in the
 // engine state, so that a warm start need not read them all from SQLite
-// again (0.6–0.9 s of CPU at 107,000 notes). A saved copy is used only
+// again (0.5–0.9 s of CPU at 107,000 notes). A saved copy is used only
 // when the index's vectors are as they were when the copy was read: its
 // vector stamp records the index's generation, the FTS5 stamp (the chunks
 // and their text), the embedding model and a counter that triggers on
