@@ -34,7 +34,9 @@ type Graph struct {
 	unresolved []Unresolved
 }
 
-// New builds the graph of a snapshot.
+// New builds the graph of a snapshot. Every note's backlinks are cut
+// from one array sized by a first count, not grown by appends (at every
+// start of a big vault).
 func New(s *vault.Snapshot) *Graph {
 	g := &Graph{
 		snap:     s,
@@ -43,16 +45,31 @@ func New(s *vault.Snapshot) *Graph {
 		targets:  make([][]int, len(s.Notes)),
 		attachIn: map[string][]Edge{},
 	}
+	inDegree := make([]int, len(s.Notes))
+	edges := 0
 	for from := range s.Notes {
 		ne := edgesOf(s, from)
 		g.out[from], g.targets[from] = ne.out, ne.targets
 		for _, e := range ne.out {
-			g.in[e.To] = append(g.in[e.To], e)
+			inDegree[e.To]++
 		}
+		edges += len(ne.out)
 		for _, a := range ne.attach {
 			g.attachIn[a.path] = append(g.attachIn[a.path], a.edge)
 		}
 		g.unresolved = append(g.unresolved, ne.unresolved...)
+	}
+	all, off := make([]Edge, edges), 0
+	for to, k := range inDegree {
+		if k > 0 {
+			g.in[to] = all[off : off : off+k] // capped: an append never reaches the next note's
+			off += k
+		}
+	}
+	for from := range s.Notes {
+		for _, e := range g.out[from] {
+			g.in[e.To] = append(g.in[e.To], e)
+		}
 	}
 	return g
 }
@@ -72,7 +89,11 @@ type attachEdge struct {
 
 func edgesOf(s *vault.Snapshot, from int) noteEdges {
 	var ne noteEdges
-	for li, l := range s.Notes[from].Links {
+	links := s.Notes[from].Links
+	if k := resolvedLinks(links); k > 0 {
+		ne.out, ne.targets = make([]Edge, 0, k), make([]int, 0, k)
+	}
+	for li, l := range links {
 		switch l.Kind {
 		case vault.LinkNote:
 			to, ok := s.NoteIDExact(l.Resolved)
@@ -97,8 +118,20 @@ func edgesOf(s *vault.Snapshot, from int) noteEdges {
 		}
 	}
 	slices.Sort(ne.targets)
-	ne.targets = slices.Compact(ne.targets)
+	ne.targets = slices.Clip(slices.Compact(ne.targets))
 	return ne
+}
+
+// resolvedLinks counts the links that resolved to a file: at most the
+// note's edges.
+func resolvedLinks(links []vault.Link) int {
+	k := 0
+	for _, l := range links {
+		if l.Kind == vault.LinkNote || l.Kind == vault.LinkAttachment {
+			k++
+		}
+	}
+	return k
 }
 
 // Update returns the graph of snap, a snapshot with the same notes at the

@@ -81,6 +81,8 @@ type Index struct {
 	lockWait func(lockFile string)
 	created  bool         // the file was empty on open
 	gen      atomic.Value // string: the index's generation (generation.go)
+	// vecStamped: the vector stamp's triggers exist (vecstamp.go).
+	vecStamped bool
 }
 
 // DefaultPath is the index file of a vault: the user cache dir,
@@ -141,6 +143,7 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 		}
 	}
 	ix.loadGeneration()
+	ix.loadVectorTriggers()
 	for i := range cap(ix.readers) {
 		r, err := openReader(ctx, path)
 		if err != nil {

@@ -25,23 +25,9 @@ func (ix *Index) EmbeddingModel(ctx context.Context) (id string, dim int, err er
 
 // EmbeddingModelAlias also returns the alias the model was chosen by.
 func (ix *Index) EmbeddingModelAlias(ctx context.Context) (id, alias string, dim int, err error) {
-	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_alias', 'embedding_dim')`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for st.Step() {
-			switch st.ColumnText(0) {
-			case "embedding_model":
-				id = st.ColumnText(1)
-			case "embedding_alias":
-				alias = st.ColumnText(1)
-			case "embedding_dim":
-				_, err = fmt.Sscan(st.ColumnText(1), &dim)
-			}
-		}
-		return errors.Join(err, st.Err())
+	err = ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
+		id, alias, dim, err = modelOf(c)
+		return err
 	})
 	if err != nil {
 		return "", "", 0, fmt.Errorf("index %s: embedding model: %w", ix.path, err)
@@ -161,27 +147,45 @@ func (ix *Index) PruneVectors(ctx context.Context) (int, error) {
 // EachVector calls fn for every chunk that has a vector, with the vector
 // in its stored form (see DecodeVector); vec is only valid during the call.
 func (ix *Index) EachVector(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
-		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash ORDER BY c.path, c.idx`)
+	_, err := ix.EachVectorStamped(ctx, fn)
+	return err
+}
+
+// EachVectorStamped is EachVector, also returning the index's vector
+// stamp (see [Index.VectorStamp]) read in the same transaction as the
+// vectors: the stamp of exactly the vectors fn saw.
+func (ix *Index) EachVectorStamped(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) (stamp string, err error) {
+	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+		return inReadTx(c, func() (err error) {
+			if stamp, err = ix.vectorStamp(c); err != nil {
+				return err
+			}
+			return eachVector(c, fn)
+		})
+	})
+	if err != nil {
+		return "", fmt.Errorf("index %s: read vectors: %w", ix.path, err)
+	}
+	return stamp, nil
+}
+
+// eachVector is EachVector's scan on c.
+func eachVector(c *sqlite3.Conn, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
+	st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash ORDER BY c.path, c.idx`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for st.Step() {
+		scale, vec, err := DecodeVector(st.ColumnRawBlob(3))
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		for st.Step() {
-			scale, vec, err := DecodeVector(st.ColumnRawBlob(3))
-			if err != nil {
-				return err
-			}
-			if err := fn(ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)}, scale, vec); err != nil {
-				return err
-			}
+		if err := fn(ChunkRef{Path: st.ColumnText(0), Chunk: st.ColumnInt(1), Hash: st.ColumnText(2)}, scale, vec); err != nil {
+			return err
 		}
-		return st.Err()
-	})
-	if err != nil {
-		return fmt.Errorf("index %s: read vectors: %w", ix.path, err)
 	}
-	return nil
+	return st.Err()
 }
 
 // EncodeVector appends v quantized to int8 with one scale: 4 bytes of

@@ -43,6 +43,9 @@ type Embeddings struct {
 	// rowsOf maps a note to its rows, built on first use (ChunkCosines).
 	rowsOnce sync.Once
 	rowsOf   [][]int32
+	// stamp is the index's vector stamp the rows were read at ("" when
+	// unknown); see embeddings_state.go.
+	stamp string
 }
 
 // VectorModel is the model the stored vectors were made with.
@@ -75,7 +78,7 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	}
 	e.vecs, e.scales = make([]int8, 0, rows*dim), make([]float32, 0, rows)
 	e.notes, e.chunks = make([]int32, 0, rows), make([]int32, 0, rows)
-	err = ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
+	e.stamp, err = ix.EachVectorStamped(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
 		e.addStored(snap, chunks, ref, scale, vec)
 		return nil
 	})
@@ -313,6 +316,16 @@ func zero(v []float32) bool {
 	return true
 }
 
+// identity reports whether renum maps every id to itself.
+func identity(renum []int32) bool {
+	for i, to := range renum {
+		if int(to) != i {
+			return false
+		}
+	}
+	return true
+}
+
 // dot8 is dot(q, v') where v'[i] = scale*float32(v[i]) is rounded to
 // float32 before it is multiplied (the explicit conversion forbids fusing
 // the two multiplications): the very values and operations of dot over
@@ -379,6 +392,14 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 			fresh = append(fresh, snap.Notes[i].Path)
 		}
 	}
+	if len(fresh) == 0 && len(old) == e.nNotes && identity(renum) {
+		// Every note kept at its id (a warm start with nothing changed):
+		// the rows are e's; they are never modified, so they are shared.
+		u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: e.nNotes,
+			vecs: e.vecs, scales: e.scales, dense: e.dense, notes: e.notes, chunks: e.chunks,
+			stamp: e.stampAfter(ctx, ix, 0)}
+		return u, nil
+	}
 	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes)}
 	u.vecs, u.scales = make([]int8, 0, len(e.vecs)), make([]float32, 0, len(e.scales))
 	var kept []int32 // u's row → e's row, for the rows kept
@@ -397,6 +418,7 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 			return nil, err
 		}
 	}
+	u.stamp = e.stampAfter(ctx, ix, len(fresh))
 	u.settleFrom(e, kept)
 	return u, nil
 }

@@ -61,6 +61,7 @@ type TFIDF struct {
 	pool      *sync.Pool     // *accumulator
 	fbTerms   *noteTermCache // feedback notes' terms (feedback_cache.go); nil: none kept
 	file      *wire.File     // the mapped state postings are read from (tfidf_file.go); nil: none
+	fences    *fenceCache    // the file's long lists' fences (tfidf_file.go); nil without a file
 }
 
 type noteDoc struct {
@@ -151,7 +152,7 @@ func (t *TFIDF) Update(ctx context.Context, notes []*vault.Note, chunks [][]chun
 		return nil, err
 	}
 	u := &TFIDF{an: t.an, fw: t.fw, dict: t.dict.clone(), notes: t.notes.clone(), chunks: t.chunks.clone(),
-		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool, fbTerms: t.fbTerms, file: t.file}
+		noteDocs: slices.Clone(t.noteDocs), chunkDocs: slices.Clone(t.chunkDocs), numNotes: len(notes), pool: t.pool, fbTerms: t.fbTerms, file: t.file, fences: t.fences}
 	e := newEdit(u)
 	for i, g := range gone {
 		e.remove(t.slotOf[g.ID], stale[i])

@@ -2,9 +2,11 @@ package rankers
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -143,7 +145,8 @@ func TestBetween(t *testing.T) {
 		{21, 30, nil},
 		{0, 100, ps},
 	}
-	file, plain := &TFIDF{file: f}, &TFIDF{}
+	file, plain := &TFIDF{}, &TFIDF{}
+	file.UseStateFile(f)
 	for _, tt := range tests {
 		var buf []posting
 		a, b := file.between(inFile, tt.lo, tt.hi, &buf), plain.between(ps, tt.lo, tt.hi, &buf)
@@ -170,7 +173,8 @@ func TestBetweenLong(t *testing.T) {
 	}
 	inFile := postingsOf(f.Data)
 	last := uint32(2*len(ps) + 1)
-	file, plain := &TFIDF{file: f}, &TFIDF{}
+	file, plain := &TFIDF{}, &TFIDF{}
+	file.UseStateFile(f)
 	for _, r := range [][2]uint32{{0, 1}, {0, 2}, {1, 2}, {0, last + 5}, {100, 104}, {7000, 7001}, {7001, 7002},
 		{last - 3, last + 9}, {3, 2*betweenWindow + 10}, {2 * betweenWindow, 2*betweenWindow + 2}, {last, last + 1}} {
 		var buf []posting
@@ -182,4 +186,89 @@ func TestBetweenLong(t *testing.T) {
 			t.Errorf("[%d, %d): read through the mapping", r[0], r[1])
 		}
 	}
+}
+
+// TestFenced: the part of a long list its fences point to holds every
+// posting of [lo, hi) and at most two fence steps more, for lists of
+// lengths around multiples of the step and ranges at, between and
+// beyond fences.
+func TestFenced(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	for _, n := range []int{fenceStep + 1, 2 * fenceStep, 2*fenceStep + 1, 9*fenceStep - 1, 20*fenceStep + 3} {
+		docs := make([]uint32, n)
+		d := uint32(0)
+		for i := range docs {
+			d += 1 + uint32(r.IntN(3))
+			docs[i] = d
+		}
+		var fs []uint32
+		for i := 0; i < n; i += fenceStep {
+			fs = append(fs, docs[i])
+		}
+		ranges := [][2]uint32{{0, 1}, {0, d + 10}, {d, d + 1}, {d + 1, d + 5}, {fs[len(fs)-1], fs[len(fs)-1] + 1}}
+		for _, f := range fs {
+			ranges = append(ranges, [2]uint32{f, f + 1}, [2]uint32{f - 1, f}, [2]uint32{f + 1, f + 700})
+		}
+		for range 300 {
+			lo := uint32(r.IntN(int(d) + 5))
+			ranges = append(ranges, [2]uint32{lo, lo + uint32(r.IntN(60))})
+		}
+		for _, rg := range ranges {
+			lo, hi := rg[0], rg[1]
+			a, b := fenced(fs, n, lo, hi)
+			i0, _ := slices.BinarySearch(docs, lo)
+			j0, _ := slices.BinarySearch(docs, hi)
+			if i0 < j0 && (a > i0 || b < j0) {
+				t.Fatalf("n %d [%d, %d): part [%d, %d) misses postings [%d, %d)", n, lo, hi, a, b, i0, j0)
+			}
+			if b-a > max(0, j0-i0)+2*fenceStep {
+				t.Fatalf("n %d [%d, %d): part [%d, %d) for %d postings", n, lo, hi, a, b, j0-i0)
+			}
+		}
+	}
+}
+
+// TestBetweenFenced compares between over a long list in the state file
+// with the same in memory, for many ranges, reading through one TF-IDF
+// (its fences made once, then reused).
+func TestBetweenFenced(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	ps := make([]posting, 7*betweenWindow+333)
+	d := uint32(0)
+	for i := range ps {
+		d += 1 + uint32(r.IntN(4))
+		ps[i] = posting{doc: d, tf: float32(i) / 7}
+	}
+	path := filepath.Join(t.TempDir(), "lists")
+	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := wire.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFile := postingsOf(f.Data)
+	file, plain := &TFIDF{}, &TFIDF{}
+	file.UseStateFile(f)
+	var buf []posting
+	for i := range 2000 {
+		lo := uint32(r.IntN(int(d) + 10))
+		hi := lo + uint32(r.IntN(1+i%300))
+		a, b := file.between(inFile, lo, hi, &buf), plain.between(ps, lo, hi, nil)
+		if len(a) != len(b) || (len(a) > 0 && !reflect.DeepEqual(a, b)) {
+			t.Fatalf("[%d, %d): file %d postings, memory %d", lo, hi, len(a), len(b))
+		}
+		if len(a) > 0 && &a[0] == &inFile[0] {
+			t.Fatalf("[%d, %d): read through the mapping", lo, hi)
+		}
+	}
+	if n := fenceCount(file.fences); n != 1 {
+		t.Fatalf("%d lists fenced, want the one", n)
+	}
+}
+
+func fenceCount(c *fenceCache) int {
+	n := 0
+	c.m.Range(func(any, any) bool { n++; return true })
+	return n
 }

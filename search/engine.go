@@ -99,6 +99,9 @@ type Engine struct {
 	// savedMem is the index's in-memory BM25 copy a restored state carried
 	// (state_mem.go).
 	savedMem savedMem
+	// savedVecs are the dense signal's vectors a restored state carried
+	// (state_vectors.go).
+	savedVecs savedVectors
 	// state is the state file the engine's notes were restored from (nil
 	// if none): see readable.
 	state *wire.File

@@ -19,7 +19,7 @@ import (
 // stateMagic opens every state file; stateVersion changes with its layout.
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 5 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy
+	stateVersion = 6 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy; 6: the dense vectors
 )
 
 // ErrStateMismatch says that a state was made for another key (another
@@ -30,9 +30,11 @@ var ErrStateMismatch = errors.New("engine state made by another build or with ot
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // WriteState writes the engine's state to out for [RestoreState] and
-// returns the number of bytes written: the notes and chunks, TF-IDF, and
-// the index's in-memory BM25 copy when it is current (see
-// [index.Index.EncodeMem]; empty otherwise). The sections are written as
+// returns the number of bytes written: the notes and chunks, TF-IDF, the
+// index's in-memory BM25 copy when it is current (see
+// [index.Index.EncodeMem]; empty otherwise), and the dense vectors when
+// their vector stamp is known (see [rankers.Embeddings.EncodeState];
+// empty otherwise). The sections are written as
 // they were encoded, never copied into one buffer: at 107,000 notes the
 // state is over 200 MB, and a running server writes it.
 func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int64, error) {
@@ -60,14 +62,20 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 			mem.Buf = mem.Buf[:0] // saved without it: the next start builds it
 		}
 	}
+	return writeSections(out, key, [][]byte{notes.Buf, tfidf.Buf, mem.Buf, e.encodeVectors()})
+}
+
+// writeSections writes a state file of the given sections to out: the
+// header with key, each section with its length first, so that a restore
+// decodes them at once on two cores (aligned, so that postings are read
+// in place), then the checksum.
+func writeSections(out io.Writer, key string, secs [][]byte) (int64, error) {
 	sum := crc32.New(crcTable)
 	sw := &countingWriter{w: io.MultiWriter(out, sum)}
 	head := &wire.Writer{Buf: []byte(stateMagic)}
 	head.Uint(stateVersion)
 	head.Text(key)
-	// Three sections, each with its length first, so that a restore decodes
-	// them at once on two cores; aligned, so that postings are read in place.
-	for _, sec := range [][]byte{notes.Buf, tfidf.Buf, mem.Buf} {
+	for _, sec := range secs {
 		head.SectionHead(len(sec), int(sw.n))
 		sw.Write(head.Buf)
 		head.Buf = head.Buf[:0]
@@ -126,7 +134,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 	if v, k := r.Uint(), r.Text(); r.Err() == nil && (v != stateVersion || k != key) {
 		return nil, ErrStateMismatch
 	}
-	notesSec, tfidfSec, memSec := r.Section(), r.Section(), r.Section()
+	notesSec, tfidfSec, memSec, vecSec := r.Section(), r.Section(), r.Section(), r.Section()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("engine state: %w", err)
 	}
@@ -134,6 +142,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 		tf    *rankers.TFIDF
 		tfErr error
 		mem   savedMem
+		vecs  savedVectors
 		done  = make(chan struct{})
 	)
 	go func() {
@@ -146,6 +155,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 			tf.UseStateFile(file)
 		}
 		mem = decodeSavedMem(memSec, file)
+		vecs = decodeSavedVectors(vecSec, file)
 	}()
 	snap, chunks, err := decodeNotes(notesSec, root, filter)
 	<-done
@@ -161,7 +171,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 		}
 	}
 	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
-	e.savedMem, e.state = mem, file
+	e.savedMem, e.savedVecs, e.state = mem, vecs, file
 	return e, ctx.Err()
 }
 

@@ -52,7 +52,7 @@ func (e *Engine) Update(ctx context.Context, snap *vault.Snapshot, d *vault.Delt
 	}
 	u := &Engine{snap: snap, graph: g, an: e.an, chunks: chunks, tfidf: tf, opts: opts, extra: e.extra, gen: e.gen + 1, state: e.state}
 	u.rankers = []rankers.Ranker{tf}
-	u.addIndexRankers(ctx, e.Embeddings(), d)
+	u.addIndexRankers(ctx, e.startVectors(), d)
 	return u, nil
 }
 

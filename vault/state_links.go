@@ -49,33 +49,49 @@ func encodeResolution(w *wire.Writer, l Link, s *Snapshot) {
 	w.Text(l.Resolved)
 }
 
-func decodeResolution(r *wire.Reader, l *Link, targets []linkTarget) []linkTarget {
+func decodeResolution(r *wire.Reader, l *Link, targets *targetList) {
 	switch tag := r.Uint(); tag {
 	case resUnresolved:
 		l.Kind = LinkUnresolved
 	case resNote, resAttachment:
-		targets = append(targets, linkTarget{l, int(tag), r.Nat()})
+		targets.add(linkTarget{l, int(tag), r.Nat()})
 	case resOther:
 		l.Kind, l.Resolved = LinkKind(r.Text()), r.Text()
 	default:
 		r.Check(false, "unknown link resolution")
 	}
-	return targets
+}
+
+// targetList holds the links decoded as indexes until every note is
+// read, in blocks of targetBlock: one per resolved link, which one
+// growing slice copied over and over at every start of a big vault.
+type targetList struct{ blocks [][]linkTarget }
+
+const targetBlock = 4096
+
+func (t *targetList) add(lt linkTarget) {
+	if n := len(t.blocks); n == 0 || len(t.blocks[n-1]) == targetBlock {
+		t.blocks = append(t.blocks, make([]linkTarget, 0, targetBlock))
+	}
+	last := &t.blocks[len(t.blocks)-1]
+	*last = append(*last, lt)
 }
 
 // resolveTargets sets the links decoded as indexes to the paths they
 // name, checking each index.
-func resolveTargets(r *wire.Reader, notes []*Note, atts []Attachment, targets []linkTarget) {
-	for _, t := range targets {
-		switch {
-		case r.Err() != nil:
-			return
-		case t.kind == resNote && t.index < len(notes):
-			t.link.Kind, t.link.Resolved = LinkNote, notes[t.index].Path
-		case t.kind == resAttachment && t.index < len(atts):
-			t.link.Kind, t.link.Resolved = LinkAttachment, atts[t.index].Path
-		default:
-			r.Check(false, "link resolved to a file out of range")
+func resolveTargets(r *wire.Reader, notes []*Note, atts []Attachment, targets *targetList) {
+	for _, block := range targets.blocks {
+		for _, t := range block {
+			switch {
+			case r.Err() != nil:
+				return
+			case t.kind == resNote && t.index < len(notes):
+				t.link.Kind, t.link.Resolved = LinkNote, notes[t.index].Path
+			case t.kind == resAttachment && t.index < len(atts):
+				t.link.Kind, t.link.Resolved = LinkAttachment, atts[t.index].Path
+			default:
+				r.Check(false, "link resolved to a file out of range")
+			}
 		}
 	}
 }

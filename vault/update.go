@@ -602,7 +602,7 @@ func (s *Snapshot) Changed(ctx context.Context) ([]string, error) {
 // attachments as [FS.Walk] returns them): the paths whose size or time
 // differ from the snapshot's, that are new, or that are gone, sorted.
 func (s *Snapshot) ChangedFiles(notes, atts []File) []string {
-	var md []stat
+	md := make([]stat, 0, len(s.Notes))
 	for _, n := range s.Notes {
 		if n.Kind == KindMarkdown {
 			md = append(md, stat{n.Path, n.Size, n.ModTime})

@@ -49,14 +49,17 @@ func (f File) Abs() string {
 
 // walker collects the results of a parallel walk.
 type walker struct {
-	ctx      context.Context
-	fs       *FS
-	sem      chan struct{} // bounds the directories read at once
-	wg       sync.WaitGroup
-	mu       sync.Mutex
-	notes    []File
-	atts     []File
-	warnings []Warning
+	ctx context.Context
+	fs  *FS
+	sem chan struct{} // bounds the directories read at once
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	// noteParts are the notes of each folder, joined once at the end (a
+	// vault of 100,000 notes grew one slice by copying it again and again).
+	noteParts [][]File
+	notes     []File
+	atts      []File
+	warnings  []Warning
 }
 
 // Walk lists the vault's markdown notes and other files (attachments)
@@ -96,6 +99,7 @@ func (f *FS) WalkFolder(ctx context.Context, rel string) (notes, attachments []F
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault %s: %w", root, err)
 	}
+	w.notes = slices.Concat(w.noteParts...)
 	byPath := func(a, b File) int { return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.disk, b.disk)) }
 	slices.SortFunc(w.notes, byPath)
 	slices.SortFunc(w.atts, byPath)
@@ -127,7 +131,8 @@ func (w *walker) dir(disk string) {
 // filepath, because a rescan does this for every file of the vault.
 func (w *walker) entries(disk string, entries []fs.DirEntry) {
 	defer w.wg.Done()
-	var files, atts []File
+	files := make([]File, 0, len(entries)) // most entries are notes
+	var atts []File
 	for _, d := range entries {
 		p := d.Name()
 		if disk != "" {
@@ -160,7 +165,7 @@ func (w *walker) entries(disk string, entries []fs.DirEntry) {
 	}
 	<-w.sem
 	w.mu.Lock()
-	w.notes = append(w.notes, files...)
+	w.noteParts = append(w.noteParts, files)
 	w.atts = append(w.atts, atts...)
 	w.mu.Unlock()
 }

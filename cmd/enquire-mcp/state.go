@@ -120,6 +120,7 @@ func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int
 	}
 	opts := l.searchOpts
 	l.adoptMem(ctx, r.saved)
+	l.adoptVectors(ctx, r.saved) // before the sync: the saved vectors are checked against the index they came from
 	if len(changed) > 0 || l.memWhy != "" {
 		if err := l.syncIndex(ctx, snap, index.SnapshotSource(snap), "", false, &opts); err != nil {
 			return nil, 0, err.Error()
@@ -159,6 +160,24 @@ func (l *loaded) adoptMem(ctx context.Context, saved *search.Engine) {
 	}
 }
 
+// adoptVectors lets the restored engine start its dense signal from the
+// vectors saved with the state when the index's vectors are unchanged
+// since (see [search.Engine.AdoptSavedVectors]); l.vecWhy says why not
+// otherwise, and a later save then carries them (see saveState).
+func (l *loaded) adoptVectors(ctx context.Context, saved *search.Engine) {
+	opts := l.searchOpts
+	if opts.Index == nil || opts.IndexErr != nil {
+		return
+	}
+	if stored, _, err := l.ix.EmbeddingModel(ctx); err != nil || stored == "" {
+		return // no vectors to read either way
+	}
+	l.vecWhy = saved.AdoptSavedVectors(ctx, l.ix, opts.Embedder, opts.EmbedderAlias)
+	if l.vecWhy != "" {
+		l.logger.Debug("vectors not taken from the engine state; read from the index", "why", l.vecWhy)
+	}
+}
+
 // prepareState brings the engine state up to date after an index run, so
 // that the next serve or search starts from it: cheaply from the state
 // saved before when there is one, else by loading every file once. It
@@ -173,7 +192,7 @@ func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (how, t
 	if l.ix == nil {
 		return "none (no index)", tuned, nil
 	}
-	if l.fromState && l.changedSince == 0 && l.memWhy == "" {
+	if l.fromState && l.changedSince == 0 && l.memWhy == "" && l.vecWhy == "" {
 		return "up to date", tuned, nil
 	}
 	if err := l.saveState(l.eng, l.stateKey(), index.StatePath(l.ix.Path())); err != nil {

@@ -207,6 +207,9 @@ type loaded struct {
 	// memWhy says why the in-memory BM25 copy saved with the engine state
 	// was not used ("" when it was).
 	memWhy string
+	// vecWhy says why the vectors saved with the engine state were not
+	// used ("" when they were, or when the index has none).
+	vecWhy string
 	// early is the engine state decoded while the index opened.
 	early chan restored
 }
@@ -308,8 +311,8 @@ func (l *loaded) start(ctx context.Context) error {
 		if eng != nil {
 			l.eng, l.fromState, l.changedSince = eng, true, changed
 			l.warm = fmt.Sprintf("engine state, %d files changed since", changed)
-			if changed > 0 || l.memWhy != "" {
-				l.saveSoon(stateSaveDelay) // the state, with a current BM25 copy
+			if changed > 0 || l.memWhy != "" || l.vecWhy != "" {
+				l.saveSoon(stateSaveDelay) // the state, with a current BM25 copy and vectors
 			}
 			return nil
 		}
