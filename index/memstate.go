@@ -29,6 +29,9 @@ const (
 // query tokenizer it needs.
 type memState struct {
 	idx atomic.Pointer[memIndex]
+	// prev is the copy before the last live change (memtrack.go), for
+	// searches whose snapshot predates that change's commit.
+	prev atomic.Pointer[memIndex]
 
 	mu       sync.Mutex
 	building bool
@@ -41,6 +44,10 @@ type memState struct {
 	seen    string
 	since   time.Time
 	noQuiet bool // build at the first stale search (tests)
+	noDelta bool // never follow a write: it makes the copy stale (tests)
+
+	tx     memTx         // the running write transaction's FTS5 changes (under Index.writeMu)
+	rowTok *rowTokenizer // their terms (under Index.writeMu)
 
 	tokOnce sync.Once
 	tok     *queryTokenizer
@@ -51,18 +58,25 @@ type memState struct {
 	used    atomic.Int64 // searches answered from memory (for tests)
 }
 
-// current returns the in-memory copy if it was built from the snapshot c
-// reads, else nil.
+// current returns the in-memory copy if it was built from (or followed
+// the writes up to) the snapshot c reads, else nil.
 func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
 	m := s.idx.Load()
 	if m == nil {
 		return nil, nil
 	}
-	same, err := s.stampIs(c, m.stamp)
-	if err != nil || !same {
-		return nil, err
+	for _, m := range []*memIndex{m, s.prev.Load()} {
+		if m == nil {
+			continue
+		}
+		if same, err := s.stampIs(c, m.stamp); err != nil || same {
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
 	}
-	return m, nil
+	return nil, nil
 }
 
 // stampIs reports whether the snapshot c reads has the given FTS5 stamp.
@@ -198,6 +212,7 @@ func (ix *Index) BuildMem(ctx context.Context) error {
 		return err
 	}
 	ix.mem.idx.Store(m)
+	ix.mem.prev.Store(nil)
 	return nil
 }
 
@@ -222,6 +237,7 @@ func (s *memState) shutdown() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.idx.Store(nil)
+	s.prev.Store(nil)
 	if s.tok != nil {
 		return s.tok.close()
 	}
