@@ -198,12 +198,17 @@ func TestVarints(t *testing.T) {
 }
 
 // TestMemConcurrent searches from several goroutines while the index is
-// resynced and the copy rebuilt in the background, then closes the index
-// with a build possibly running (run with -race). Every search must
-// succeed, and each must equal the reference taken after the last sync.
+// resynced (the copy following each write) and the copy built in the
+// background, then closes the index with a build possibly running (run
+// with -race). Every search must succeed, the followed copy must answer
+// after the edits, and each search must equal the reference taken after
+// the last sync.
 func TestMemConcurrent(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	queries := []string{"rye", "garden note", "中文笔记", "flour water"}
 	errs := make(chan error, 4)
 	stop := make(chan struct{})
@@ -233,6 +238,10 @@ func TestMemConcurrent(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+	ix.mem.wg.Wait() // a build the first searches started
+	if _, inMem := compareWithReference(t, ix, queries); inMem != len(queries) {
+		t.Fatalf("%d of %d queries answered from memory after the edits: the copy did not follow them", inMem, len(queries))
 	}
 	if err := ix.BuildMem(context.Background()); err != nil {
 		t.Fatal(err)
