@@ -68,9 +68,11 @@ func TestMemFollowsEdits(t *testing.T) {
 		change func()
 	}{
 		{"edit a body", func() { write(t, root, "Stub.md", "rye sourdough garden zebra\n") }},
-		{"add a note", func() { write(t, root, "New.md", "---\naliases: [Quartz]\ntags: [edit]\n---\n# Sourdough\nstarter flour garden 中文笔记\n") }},
+		{"add a note", func() {
+			write(t, root, "New.md", "---\naliases: [Quartz]\ntags: [edit]\n---\n# Sourdough\nstarter flour garden 中文笔记\n")
+		}},
 		{"edit the added note", func() { write(t, root, "New.md", "# Sourdough again\nstarter starter rye\n") }},
-		{"edit it again", func() { write(t, root, "New.md", "# Sourdough\n" + strings.Repeat("flour rye ", 40) + "\n") }},
+		{"edit it again", func() { write(t, root, "New.md", "# Sourdough\n"+strings.Repeat("flour rye ", 40)+"\n") }},
 		{"delete a base note", func() { remove("Running.md") }},
 		{"rename a base note", func() { rename("Delta.md", "Delta moved.md") }},
 		{"rename and edit an added note", func() {
