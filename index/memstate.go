@@ -18,6 +18,9 @@ import (
 // A build also waits until the index has not changed for memQuiet: under
 // a stream of edits (a sync every few hundred milliseconds) a copy would
 // be stale before it was done, so none is built until the edits pause.
+// (The index's own writes do not make the copy stale: it follows them,
+// memtrack.go; a build is needed after another process's writes, or when
+// the followed changes outgrow the overlay's bound.)
 const (
 	memMinGap    = 2 * time.Second
 	memGapFactor = 3
