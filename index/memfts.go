@@ -307,8 +307,8 @@ func (m *memIndex) score(p BM25Params, tokens []string, sc *scratch) []scoredRow
 		ps, adds = append(ps, pl), append(adds, al)
 	}
 	nb := len(m.ids)
-	if len(sc.acc) < m.rowCount() {
-		sc.acc = make([]float64, m.rowCount())
+	if n := m.rowCount(); len(sc.acc) < n {
+		sc.acc = make([]float64, n+n/64) // room for rows added by live changes
 	}
 	acc, bm := sc.acc, newBM25(p, m.nRow, m.nToken)
 	touched := accumulate(bm, ps, m.size, acc, sc.touched[:0])
