@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -92,9 +93,9 @@ var genPhrases = []string{`"rye rye"`, `"the the"`, `"salt salt"`, `"garden note
 // queries are slow under the race detector) and vaults, that a search
 // gives the same hits and bit-identical scores whether the in-memory copy
 // answers it, the copy is off, or the copy followed edits (an added,
-// rewritten, deleted and renamed note; against the copy off and the copy
-// rebuilt); and that the parameters change the scores (FTS5's 0.75 gives
-// others).
+// rewritten, deleted and renamed note; against the copy off, and the
+// copy's contents against a fresh build's); and that the parameters
+// change the scores (FTS5's 0.75 gives others).
 func TestBothPathsAgree(t *testing.T) {
 	params := []BM25Params{lowB, {K1: 1.2, B: 0}, {K1: 1.2, B: 1}, {K1: 2, B: 0.5}}
 	vaults := []struct {
@@ -144,8 +145,9 @@ func TestBothPathsAgree(t *testing.T) {
 				if phraseHits == 0 {
 					t.Fatal("no phrase or split word matched: the SQLite path is untested")
 				}
-				reference, _ := runAll(t, ix, queries, fts5Params)
-				if differ := countDiffering(current, reference); differ == 0 && p != fts5Params {
+				few := min(len(queries), 30) // enough to see the parameters count
+				reference, _ := runAll(t, ix, queries[:few], fts5Params)
+				if differ := countDiffering(current[:few], reference); differ == 0 && p != fts5Params {
 					t.Fatalf("k1=%v b=%v scored every query as FTS5's 0.75 does", p.K1, p.B)
 				}
 
@@ -159,14 +161,9 @@ func TestBothPathsAgree(t *testing.T) {
 				stale, _ := runAll(t, ix, queries, p)
 				ix.mem.off = false
 				sameResults(t, "followed copy / SQLite", queries, followed, stale)
-				if err := ix.BuildMem(context.Background()); err != nil {
-					t.Fatal(err)
+				if got, want := dumpMem(ix.mem.idx.Load()), dumpMem(freshCopy(t, ix)); !maps.Equal(got, want) {
+					t.Fatalf("the followed copy differs from a fresh build:\n%v", diffDump(got, want))
 				}
-				rebuilt, rebuiltMem := runAll(t, ix, queries, p)
-				if rebuiltMem < len(queries)/2 {
-					t.Fatalf("%d of %d queries from memory after the rebuild", rebuiltMem, len(queries))
-				}
-				sameResults(t, "followed copy / rebuilt", queries, followed, rebuilt)
 				if countDiffering(followed, current) == 0 {
 					t.Fatal("the edit changed no result: the comparison proves nothing")
 				}
