@@ -93,8 +93,9 @@ func (o *memOverlay) deadIn(rows []uint32) int {
 // apply returns the copy after ch (m itself is not changed; the new copy
 // shares its base arrays). It fails when ch does not fit m (a row it
 // removes is not in m, or the totals disagree with FTS5's), or when the
-// overlay would outgrow its bound; the caller then lets the copy go stale.
-func (m *memIndex) apply(ch memChange) (*memIndex, error) {
+// overlay would pass limit rows added or removed; the caller then lets the
+// copy go stale.
+func (m *memIndex) apply(ch memChange, limit int) (*memIndex, error) {
 	old := m.ov
 	if old == nil {
 		old = &memOverlay{baseTokens: m.nToken}
@@ -133,7 +134,7 @@ func (m *memIndex) apply(ch memChange) (*memIndex, error) {
 		}
 	}
 	rows = append(rows, ch.added...)
-	if limit := max(memOverlayMin, len(m.ids)/memOverlayDiv); len(rows) > limit || ov.nDead > limit {
+	if len(rows) > limit || ov.nDead > limit {
 		return nil, fmt.Errorf("overlay over %d rows", limit)
 	}
 	ov.add = newMemAdd(rows)
@@ -146,6 +147,20 @@ func (m *memIndex) apply(ch memChange) (*memIndex, error) {
 	n := *m
 	n.stamp, n.nRow, n.nToken, n.ov = ch.stamp, ch.nRow, ch.nToken, ov
 	return &n, nil
+}
+
+// overlayLimit is the most rows the overlay of m may add, or remove:
+// max(least, a memOverlayDiv-th of the base).
+func (m *memIndex) overlayLimit(least int) int { return max(least, len(m.ids)/memOverlayDiv) }
+
+// overlayFull reports whether adding and removing that many more rows
+// would certainly pass limit (apply checks exactly).
+func (m *memIndex) overlayFull(added, removed, limit int) bool {
+	nAdd, nDead := 0, 0
+	if m.ov != nil {
+		nAdd, nDead = len(m.ov.add.ids), m.ov.nDead
+	}
+	return nAdd+added-removed > limit || (removed > nAdd && nDead+removed-nAdd > limit)
 }
 
 // newMemAdd indexes added rows: per-term postings over their positions.

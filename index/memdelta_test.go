@@ -210,3 +210,43 @@ func diffDump(got, want map[string]string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestMemOverlayBound checks that writes past the overlay's bound make
+// the copy stale (searches then read SQLite, with the same results as
+// FTS5's bm25()), and that a rebuild brings the copy back.
+func TestMemOverlayBound(t *testing.T) {
+	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	ix.mem.mu.Lock()
+	ix.mem.next = time.Now().Add(time.Hour) // no background builds
+	ix.mem.overlayMin = 3
+	ix.mem.mu.Unlock()
+	syncDisk(t, ix)
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"rye", "garden", "zebra"}
+	for _, step := range []struct {
+		name  string
+		notes []string
+		inMem int
+	}{
+		{"within the bound", []string{"Zebra 1.md"}, len(queries)},
+		{"still within", []string{"Zebra 2.md", "Zebra 3.md"}, len(queries)},
+		{"past it", []string{"Zebra 4.md"}, 0},
+		{"after, stale", []string{"Zebra 5.md"}, 0},
+	} {
+		for _, n := range step.notes {
+			write(t, root, n, "zebra rye garden\n")
+		}
+		syncDisk(t, ix)
+		if _, inMem := compareAt(t, ix, queries, []int{100000}, []int{firstBatch}); inMem != step.inMem {
+			t.Fatalf("%s: %d of %d queries from memory, want %d", step.name, inMem, len(queries), step.inMem)
+		}
+	}
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, inMem := compareAt(t, ix, queries, []int{100000}, []int{firstBatch}); inMem != len(queries) {
+		t.Fatalf("%d of %d queries from memory after the rebuild", inMem, len(queries))
+	}
+}

@@ -48,6 +48,8 @@ type memState struct {
 	since   time.Time
 	noQuiet bool // build at the first stale search (tests)
 	noDelta bool // never follow a write: it makes the copy stale (tests)
+	// overlayMin, when not 0, replaces memOverlayMin (tests).
+	overlayMin int
 
 	tx     memTx         // the running write transaction's FTS5 changes (under Index.writeMu)
 	rowTok *rowTokenizer // their terms (under Index.writeMu)

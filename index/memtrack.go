@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -90,11 +91,15 @@ func (ix *Index) prepareMem(c *sqlite3.Conn) *memIndex {
 	if t.state != txTracking || (len(t.removed) == 0 && len(t.added) == 0) {
 		return nil
 	}
+	limit := t.base.overlayLimit(cmp.Or(ix.mem.overlayMin, memOverlayMin))
+	if t.base.overlayFull(len(t.added), len(t.removed), limit) {
+		return nil // a large sync: rebuilt when quiet, not tokenized twice
+	}
 	ch, err := ix.readChange(c, t.removed, t.added)
 	if err != nil {
 		return nil
 	}
-	next, err := t.base.apply(ch)
+	next, err := t.base.apply(ch, limit)
 	if err != nil {
 		return nil
 	}
