@@ -51,6 +51,10 @@ func columnWeight(col string) (w uint32, pos int, ok bool) {
 type postings[F uint16 | uint32] struct {
 	rows []uint32
 	freq []F
+	// n, when not 0, is how many rows hold the phrase in all: rows are
+	// then only some of them (the in-memory copy's base or added rows,
+	// memdelta.go). 0: len(rows).
+	n int64
 }
 
 // bm25 scores one query over one snapshot: the parameters and the
@@ -96,7 +100,11 @@ func accumulate[F uint16 | uint32](s bm25, phrases []postings[F], size []uint32,
 		if len(p.rows) == 0 {
 			continue
 		}
-		idf := s.idf(int64(len(p.rows)))
+		n := p.n
+		if n == 0 {
+			n = int64(len(p.rows))
+		}
+		idf := s.idf(n)
 		for j, d := range p.rows {
 			f := float64(p.freq[j])
 			D := float64(size[d])

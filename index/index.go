@@ -407,10 +407,16 @@ func (ix *Index) tx(fn func(*sqlite3.Conn) error) (err error) {
 			err = errors.Join(err, ix.write.Exec("ROLLBACK"))
 		}
 	}()
+	ix.mem.tx.begin()
 	if err := fn(ix.write); err != nil {
 		return err
 	}
-	return ix.write.Exec("COMMIT")
+	next := ix.prepareMem(ix.write) // the in-memory copy after fn's changes (memtrack.go)
+	if err := ix.write.Exec("COMMIT"); err != nil {
+		return err
+	}
+	ix.mem.publish(next)
+	return nil
 }
 
 // Path is the index file.
@@ -434,6 +440,7 @@ func (ix *Index) Close() error {
 		errs = append(errs, ix.mem.shutdown())
 		ix.writeMu.Lock()
 		defer ix.writeMu.Unlock()
+		errs = append(errs, ix.mem.closeRowTokenizer())
 		if ix.write != nil {
 			errs = append(errs, ix.write.Close())
 			ix.write = nil

@@ -20,7 +20,8 @@ import (
 // term its rows with the column-weighted count of its instances (FTS5's
 // own tokens, read through fts5vocab, so no tokenizer is reimplemented).
 // It scores exactly as bm25() does (see score) without visiting SQLite,
-// and it is immutable once built.
+// and it is immutable once built (a live change makes a new copy,
+// memdelta.go).
 type memIndex struct {
 	stamp  string // the FTS5 structure and averages records it was built from
 	nRow   int64
@@ -36,6 +37,10 @@ type memIndex struct {
 	// file is the mapped state file docs and freq lie in, when the copy
 	// was read from one (nil otherwise): see postings.
 	file *wire.File
+	// ov, when set, is what changed since the arrays above were built
+	// (memdelta.go): they are then the base, shared with older copies, and
+	// stamp, nRow and nToken are this copy's own.
+	ov *memOverlay
 }
 
 // memRow is a row's chunk (the chunks table, joined to files).
@@ -266,7 +271,7 @@ func (m *memIndex) bytes() int {
 	for t := range m.terms {
 		n += len(t) + 16 + 4 + 8 // string data, header, value, map slot overhead
 	}
-	return n
+	return n + m.ov.bytes()
 }
 
 // scratch is one search's accumulator over the dense rows.
@@ -274,6 +279,7 @@ type scratch struct {
 	acc      []float64
 	touched  []uint32
 	postings []postings[uint16]
+	adds     []postings[uint16] // the overlay's added rows (memdelta.go)
 	tokens   []string
 	rows     []scoredRow // score's result, reused: valid until the scratch is put back
 	docs     []uint32    // the query's postings read from the state file (see postings)
@@ -281,31 +287,48 @@ type scratch struct {
 }
 
 // score returns every row holding one of tokens (the query's phrases, in
-// order, one token each) with its BM25 score under p (accumulate).
+// order, one token each) with its BM25 score under p (accumulate). With
+// an overlay, base and added rows are scored apart (each row's terms are
+// still summed in query order) with each term's row count over both, and
+// removed base rows are dropped.
 func (m *memIndex) score(p BM25Params, tokens []string, sc *scratch) []scoredRow {
-	ps := sc.postings[:0]
+	ps, adds := sc.postings[:0], sc.adds[:0]
 	sc.docs, sc.freq = sc.docs[:0], sc.freq[:0]
 	for _, tok := range tokens {
-		var pl postings[uint16]
+		var pl, al postings[uint16]
 		if t, ok := m.terms[tok]; ok {
 			pl.rows, pl.freq = m.postings(m.offs[t], m.offs[t+1], sc)
-		} // else no row holds it: it adds 0 everywhere
-		ps = append(ps, pl)
+		} // else no base row holds it
+		if m.ov != nil {
+			al = m.ov.add.terms[tok]
+			pl.n = int64(len(pl.rows) - m.ov.deadIn(pl.rows) + len(al.rows))
+			al.n = pl.n
+		}
+		ps, adds = append(ps, pl), append(adds, al)
 	}
-	if len(sc.acc) < len(m.ids) {
-		sc.acc = make([]float64, len(m.ids))
+	nb := len(m.ids)
+	if n := m.rowCount(); len(sc.acc) < n {
+		sc.acc = make([]float64, n+n/64) // room for rows added by live changes
 	}
-	acc := sc.acc
-	touched := accumulate(newBM25(p, m.nRow, m.nToken), ps, m.size, acc, sc.touched[:0])
+	acc, bm := sc.acc, newBM25(p, m.nRow, m.nToken)
+	touched := accumulate(bm, ps, m.size, acc, sc.touched[:0])
+	if m.ov != nil {
+		k := len(touched)
+		touched = accumulate(bm, adds, m.ov.add.size, acc[nb:], touched)
+		for i := k; i < len(touched); i++ {
+			touched[i] += uint32(nb)
+		}
+	}
 	rows := sc.rows[:0]
 	for _, d := range touched {
-		if m.rows[d].file != noFile {
+		if d >= uint32(nb) || (m.rows[d].file != noFile && !m.ov.isDead(d)) {
 			rows = append(rows, scoredRow{int64(d), acc[d]})
 		}
 		acc[d] = 0
 	}
 	clear(ps) // drop the views of m's arrays
-	sc.touched, sc.rows, sc.postings = touched, rows, ps
+	clear(adds)
+	sc.touched, sc.rows, sc.postings, sc.adds = touched, rows, ps, adds
 	return rows
 }
 
@@ -318,12 +341,12 @@ func (m *memIndex) emit(rows []scoredRow, limit int, fn func(Hit) bool) {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
 		}
-		ra, rb := m.rows[a.id], m.rows[b.id]
-		return cmp.Or(strings.Compare(m.files[ra.file].path, m.files[rb.file].path), cmp.Compare(ra.idx, rb.idx))
+		ra, fa := m.rowAt(a.id)
+		rb, fb := m.rowAt(b.id)
+		return cmp.Or(strings.Compare(fa.path, fb.path), cmp.Compare(ra.idx, rb.idx))
 	})
 	for _, r := range top[:min(limit, len(top))] {
-		row := m.rows[r.id]
-		f := m.files[row.file]
+		row, f := m.rowAt(r.id)
 		if !fn(Hit{Path: f.path, Chunk: int(row.idx), Page: int(row.page), LineStart: int(row.lineStart), LineEnd: int(row.lineEnd),
 			Score: r.score, FileHash: f.hash}) {
 			return

@@ -128,13 +128,15 @@ func mixedVault(t *testing.T, ix func(root string) *Index) (string, *Index) {
 	return root, ix(root)
 }
 
-// TestMemFollowsChanges checks that after the index changes, searches
-// are answered by FTS5 (still exactly the reference) until the copy is
+// TestMemStaleUntilRebuilt checks that when the copy does not follow a
+// write (as when another process wrote the index), searches are answered
+// from SQLite reads (still exactly the reference) until the copy is
 // rebuilt, and from memory again after that.
-func TestMemFollowsChanges(t *testing.T) {
+func TestMemStaleUntilRebuilt(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	ix.mem.mu.Lock()
 	ix.mem.next = time.Now().Add(time.Hour) // no background builds: this test builds
+	ix.mem.noDelta = true
 	ix.mem.mu.Unlock()
 	syncDisk(t, ix)
 	if err := ix.BuildMem(context.Background()); err != nil {
@@ -196,12 +198,17 @@ func TestVarints(t *testing.T) {
 }
 
 // TestMemConcurrent searches from several goroutines while the index is
-// resynced and the copy rebuilt in the background, then closes the index
-// with a build possibly running (run with -race). Every search must
-// succeed, and each must equal the reference taken after the last sync.
+// resynced (the copy following each write) and the copy built in the
+// background, then closes the index with a build possibly running (run
+// with -race). Every search must succeed, the followed copy must answer
+// after the edits, and each search must equal the reference taken after
+// the last sync.
 func TestMemConcurrent(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
+	if err := ix.BuildMem(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	queries := []string{"rye", "garden note", "中文笔记", "flour water"}
 	errs := make(chan error, 4)
 	stop := make(chan struct{})
@@ -232,6 +239,10 @@ func TestMemConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	ix.mem.wg.Wait() // a build the first searches started
+	if _, inMem := compareWithReference(t, ix, queries); inMem != len(queries) {
+		t.Fatalf("%d of %d queries answered from memory after the edits: the copy did not follow them", inMem, len(queries))
+	}
 	if err := ix.BuildMem(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -254,6 +265,7 @@ func TestMemConcurrent(t *testing.T) {
 // unchanged for memQuiet.
 func TestMemWaitsForQuiet(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
+	ix.mem.noDelta = true // writes make the copy stale, as another process's would
 	syncDisk(t, ix)
 	if err := ix.BuildMem(context.Background()); err != nil {
 		t.Fatal(err)

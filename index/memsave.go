@@ -46,7 +46,11 @@ func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
 	if err != nil || !same {
 		return false, err
 	}
-	m.encode(w, gen)
+	flat, err := m.flatten() // a copy that followed live changes: saved as one built afresh
+	if err != nil {
+		return false, nil
+	}
+	flat.encode(w, gen)
 	return true, nil
 }
 

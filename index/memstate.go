@@ -18,6 +18,9 @@ import (
 // A build also waits until the index has not changed for memQuiet: under
 // a stream of edits (a sync every few hundred milliseconds) a copy would
 // be stale before it was done, so none is built until the edits pause.
+// (The index's own writes do not make the copy stale: it follows them,
+// memtrack.go; a build is needed after another process's writes, or when
+// the followed changes outgrow the overlay's bound.)
 const (
 	memMinGap    = 2 * time.Second
 	memGapFactor = 3
@@ -29,6 +32,9 @@ const (
 // query tokenizer it needs.
 type memState struct {
 	idx atomic.Pointer[memIndex]
+	// prev is the copy before the last live change (memtrack.go), for
+	// searches whose snapshot predates that change's commit.
+	prev atomic.Pointer[memIndex]
 
 	mu       sync.Mutex
 	building bool
@@ -41,6 +47,12 @@ type memState struct {
 	seen    string
 	since   time.Time
 	noQuiet bool // build at the first stale search (tests)
+	noDelta bool // never follow a write: it makes the copy stale (tests)
+	// overlayMin, when not 0, replaces memOverlayMin (tests).
+	overlayMin int
+
+	tx     memTx         // the running write transaction's FTS5 changes (under Index.writeMu)
+	rowTok *rowTokenizer // their terms (under Index.writeMu)
 
 	tokOnce sync.Once
 	tok     *queryTokenizer
@@ -51,18 +63,25 @@ type memState struct {
 	used    atomic.Int64 // searches answered from memory (for tests)
 }
 
-// current returns the in-memory copy if it was built from the snapshot c
-// reads, else nil.
+// current returns the in-memory copy if it was built from (or followed
+// the writes up to) the snapshot c reads, else nil.
 func (s *memState) current(c *sqlite3.Conn) (*memIndex, error) {
 	m := s.idx.Load()
 	if m == nil {
 		return nil, nil
 	}
-	same, err := s.stampIs(c, m.stamp)
-	if err != nil || !same {
-		return nil, err
+	for _, m := range []*memIndex{m, s.prev.Load()} {
+		if m == nil {
+			continue
+		}
+		if same, err := s.stampIs(c, m.stamp); err != nil || same {
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
 	}
-	return m, nil
+	return nil, nil
 }
 
 // stampIs reports whether the snapshot c reads has the given FTS5 stamp.
@@ -198,6 +217,7 @@ func (ix *Index) BuildMem(ctx context.Context) error {
 		return err
 	}
 	ix.mem.idx.Store(m)
+	ix.mem.prev.Store(nil)
 	return nil
 }
 
@@ -222,6 +242,7 @@ func (s *memState) shutdown() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.idx.Store(nil)
+	s.prev.Store(nil)
 	if s.tok != nil {
 		return s.tok.close()
 	}

@@ -233,7 +233,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	}
 	slices.Sort(remaining)
 	if err := ix.tx(func(c *sqlite3.Conn) error {
-		w, err := newWriter(c)
+		w, err := newWriter(c, &ix.mem)
 		if err != nil {
 			return err
 		}
@@ -289,7 +289,7 @@ func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, 
 	}
 	an := analysis.New()
 	err := ix.tx(func(c *sqlite3.Conn) error {
-		w, err := newWriter(c)
+		w, err := newWriter(c, &ix.mem)
 		if err != nil {
 			return err
 		}
@@ -408,15 +408,17 @@ func kindOf(p string) string {
 	return vault.KindMarkdown
 }
 
-// writer holds the statements of one write transaction.
+// writer holds the statements of one write transaction, and tells mem
+// which FTS5 rows it deletes and inserts (memtrack.go).
 type writer struct {
 	c                                 *sqlite3.Conn
+	mem                               *memState
 	delFTS, delChunks, delFile, touch *sqlite3.Stmt
-	insChunk, insFTS, insFile         *sqlite3.Stmt
+	insChunk, insFTS, insFile, ids    *sqlite3.Stmt
 }
 
-func newWriter(c *sqlite3.Conn) (*writer, error) {
-	w := &writer{c: c}
+func newWriter(c *sqlite3.Conn, mem *memState) (*writer, error) {
+	w := &writer{c: c, mem: mem}
 	for _, p := range []struct {
 		dst **sqlite3.Stmt
 		sql string
@@ -428,6 +430,7 @@ func newWriter(c *sqlite3.Conn) (*writer, error) {
 		{&w.insChunk, `INSERT INTO chunks(path, idx, line_start, line_end, page, hash) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&w.insFTS, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)`},
 		{&w.insFile, `INSERT INTO files(path, kind, size, mtime, hash, chunks, warning, pdf, blank, ocr) VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?)`},
+		{&w.ids, `SELECT id FROM chunks WHERE path = ?`},
 	} {
 		st, _, err := c.Prepare(p.sql)
 		if err != nil {
@@ -440,7 +443,7 @@ func newWriter(c *sqlite3.Conn) (*writer, error) {
 }
 
 func (w *writer) close() {
-	for _, st := range []*sqlite3.Stmt{w.delFTS, w.delChunks, w.delFile, w.touch, w.insChunk, w.insFTS, w.insFile} {
+	for _, st := range []*sqlite3.Stmt{w.delFTS, w.delChunks, w.delFile, w.touch, w.insChunk, w.insFTS, w.insFile, w.ids} {
 		if st != nil {
 			st.Close()
 		}
@@ -449,6 +452,7 @@ func (w *writer) close() {
 
 // delete removes every row of a file.
 func (w *writer) delete(p string) error {
+	w.mem.deleting(w.c, w.ids, p)
 	return errors.Join(bindExec(w.delFTS, p), bindExec(w.delChunks, p), bindExec(w.delFile, p))
 }
 
@@ -460,10 +464,13 @@ func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chu
 		if err := bindExec(w.insChunk, n.Path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, ChunkHash(n, ch)); err != nil {
 			return err
 		}
-		if err := bindExec(w.insFTS, w.c.LastInsertRowID(), noNUL(withGrams(an, n.Title)), noNUL(withGrams(an, aliases)),
+		id := w.c.LastInsertRowID()
+		w.mem.start(w.c) // before the transaction's first FTS5 change
+		if err := bindExec(w.insFTS, id, noNUL(withGrams(an, n.Title)), noNUL(withGrams(an, aliases)),
 			noNUL(withGrams(an, headings)), noNUL(tags), noNUL(withoutCJK(text)), cjkGrams(an, text)); err != nil {
 			return err
 		}
+		w.mem.inserted(id)
 	}
 	return nil
 }
