@@ -53,6 +53,9 @@ type config struct {
 	// measured from each call's scheduled time (openloop.go). 0: closed
 	// loop, each client calls again as soon as its last call returned.
 	rate float64
+	// warmup > 0 also reports latencies without the calls sent in the
+	// run's first warmup (the server's first seconds after /ready).
+	warmup time.Duration
 	// client is "raw" (the SDK opens each session, then calls are plain
 	// POSTs with its headers; rawcall.go) or "sdk" (every call through the
 	// go-sdk client).
@@ -71,6 +74,7 @@ func main() {
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
 	flag.StringVar(&c.editVault, "edit-vault", "", "a scratch copy of the served vault: rewrite notes under httpload-edits/ in it during the run (for a watching server)")
 	flag.DurationVar(&c.editEvery, "edit-every", 100*time.Millisecond, "with --edit-vault: time between edits")
+	flag.DurationVar(&c.warmup, "warmup", 0, "also report latencies without the calls sent in this first part of the run (the server's first seconds after /ready: page faults, heap growth)")
 	flag.Float64Var(&c.rate, "rate", 0, "open loop: offered calls/s in total, evenly spaced over the clients; latency counts from each call's scheduled time (0: closed loop)")
 	flag.StringVar(&c.client, "client", "raw", `"raw": the go-sdk opens each session, then calls are plain POSTs with the SDK's headers (cheap for the load generator); "sdk": every call through the go-sdk client`)
 	flag.Parse()
@@ -99,6 +103,8 @@ type sample struct {
 	// late: an open-loop call sent more than lateAfter after its
 	// scheduled time (the client was still waiting for its last call).
 	late bool
+	// warm: sent in the first --warmup of the run.
+	warm bool
 }
 
 func run(ctx context.Context, c config, out io.Writer) error {
@@ -187,7 +193,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 				if bad = bad || err != nil; bad {
 					firstErr.Do(func() { errMsg = fmt.Sprintf("%s %v: %v %s", name, args, err, msg) })
 				}
-				results[i] = append(results[i], sample{fam, d, bad, late})
+				results[i] = append(results[i], sample{fam, d, bad, late, t0.Sub(start) < c.warmup})
 			}
 		})
 	}
@@ -362,6 +368,22 @@ func errText(res *mcp.CallToolResult) string {
 // rssEvery is how often the server's RSS is sampled.
 const rssEvery = 2 * time.Second
 
+// printPercentiles prints each family's latency percentiles, then all's.
+func printPercentiles(out io.Writer, by map[family][]time.Duration, all []time.Duration) {
+	for _, f := range []family{famSearch, famRead, famGraph, "all"} {
+		ds := by[f]
+		if f == "all" {
+			ds = all
+		}
+		if len(ds) == 0 {
+			continue
+		}
+		slices.Sort(ds)
+		fmt.Fprintf(out, "%-10s n=%-7d p50 %7.1f ms  p90 %7.1f ms  p99 %7.1f ms  p99.9 %7.1f ms  max %7.1f ms\n", f, len(ds),
+			ms(pct(ds, 500)), ms(pct(ds, 900)), ms(pct(ds, 990)), ms(pct(ds, 999)), ms(ds[len(ds)-1]))
+	}
+}
+
 func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, errMsg string) {
 	by := map[family][]time.Duration{}
 	var all []time.Duration
@@ -386,17 +408,19 @@ func report(out io.Writer, c config, results [][]sample, elapsed time.Duration, 
 		fmt.Fprintf(out, "open loop: offered %.0f calls/s, latency from the scheduled send time; %d calls (%.1f %%) sent over %s late\n",
 			c.rate, late, 100*float64(late)/float64(max(total, 1)), lateAfter)
 	}
-	for _, f := range []family{famSearch, famRead, famGraph, "all"} {
-		ds := by[f]
-		if f == "all" {
-			ds = all
+	printPercentiles(out, by, all)
+	if c.warmup > 0 {
+		by, all := map[family][]time.Duration{}, []time.Duration(nil)
+		for _, rs := range results {
+			for _, s := range rs {
+				if !s.err && !s.warm {
+					by[s.fam] = append(by[s.fam], s.d)
+					all = append(all, s.d)
+				}
+			}
 		}
-		if len(ds) == 0 {
-			continue
-		}
-		slices.Sort(ds)
-		fmt.Fprintf(out, "%-10s n=%-7d p50 %7.1f ms  p90 %7.1f ms  p99 %7.1f ms  p99.9 %7.1f ms  max %7.1f ms\n", f, len(ds),
-			ms(pct(ds, 500)), ms(pct(ds, 900)), ms(pct(ds, 990)), ms(pct(ds, 999)), ms(ds[len(ds)-1]))
+		fmt.Fprintf(out, "without the calls sent in the first %s:\n", c.warmup)
+		printPercentiles(out, by, all)
 	}
 	if errMsg != "" {
 		fmt.Fprintf(out, "first error: %s\n", errMsg)

@@ -85,3 +85,35 @@ func TestEditRewritesScratchNotes(t *testing.T) {
 		t.Fatalf("no --edit-vault: %+v", res)
 	}
 }
+
+// TestReportWithoutWarmup checks that --warmup adds percentiles computed
+// without the calls sent during the warm-up, and keeps them in the totals.
+func TestReportWithoutWarmup(t *testing.T) {
+	var rs []sample
+	for i := range 100 {
+		rs = append(rs, sample{fam: famSearch, d: time.Duration(i+1) * time.Millisecond})
+	}
+	for range 10 {
+		rs = append(rs, sample{fam: famSearch, d: time.Second, warm: true})
+	}
+	tests := []struct {
+		warmup time.Duration
+		want   []string
+		absent string
+	}{
+		{0, []string{"calls 110,", "max  1000.0 ms"}, "without the calls"},
+		{time.Second, []string{"calls 110,", "max  1000.0 ms", "without the calls sent in the first 1s:\nsearch     n=100     p50    50.0 ms", "max   100.0 ms"}, ""},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		report(&b, config{clients: 1, warmup: tc.warmup}, [][]sample{rs}, time.Second, "")
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("warmup %s: report lacks %q:\n%s", tc.warmup, w, b.String())
+			}
+		}
+		if tc.absent != "" && strings.Contains(b.String(), tc.absent) {
+			t.Errorf("warmup %s: report has %q:\n%s", tc.warmup, tc.absent, b.String())
+		}
+	}
+}
