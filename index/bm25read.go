@@ -205,17 +205,7 @@ func (ix *Index) readSizes(c *sqlite3.Conn, ids []int64) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	var list strings.Builder
-	list.Grow(len(ids) * 7)
-	list.WriteByte('[')
-	for i, id := range ids {
-		if i > 0 {
-			list.WriteByte(',')
-		}
-		list.WriteString(strconv.FormatInt(id, 10))
-	}
-	list.WriteByte(']')
-	if err := st.BindText(1, list.String()); err != nil {
+	if err := st.BindText(1, jsonIDs(ids)); err != nil {
 		return nil, err
 	}
 	size := make([]uint32, len(ids))
@@ -243,4 +233,20 @@ func (ix *Index) readSizes(c *sqlite3.Conn, ids []int64) ([]uint32, error) {
 		return nil, fmt.Errorf("%d of %d matched rows have no docsize", len(ids)-got, len(ids))
 	}
 	return size, nil
+}
+
+// jsonIDs writes row ids as a JSON array, for SQL that reads them with
+// json_each: one bound parameter however many ids there are.
+func jsonIDs(ids []int64) string {
+	var list strings.Builder
+	list.Grow(len(ids) * 7)
+	list.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		list.WriteString(strconv.FormatInt(id, 10))
+	}
+	list.WriteByte(']')
+	return list.String()
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -158,21 +156,12 @@ const addedSQL = `SELECT c.id, c.path, c.idx, c.page, c.line_start, c.line_end, 
 // readAdded reads the rows ids (in row id order); sizes come from FTS5's
 // docsize table, and every id must have its chunk, file and docsize rows.
 func readAdded(c *sqlite3.Conn, ids []int64) ([]addedRow, error) {
-	var list strings.Builder
-	list.WriteByte('[')
-	for i, id := range ids {
-		if i > 0 {
-			list.WriteByte(',')
-		}
-		list.WriteString(strconv.FormatInt(id, 10))
-	}
-	list.WriteByte(']')
 	st, _, err := c.Prepare(addedSQL)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	if err := st.BindText(1, list.String()); err != nil {
+	if err := st.BindText(1, jsonIDs(ids)); err != nil {
 		return nil, err
 	}
 	var rows []addedRow
