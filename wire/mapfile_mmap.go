@@ -7,6 +7,11 @@ import (
 	"syscall"
 )
 
+// CanMap reports whether Open memory-maps files on this system (else it
+// reads them whole). Tests use it to tell a platform without mappings
+// from a mapping that failed.
+const CanMap = true
+
 // mapFile maps size bytes of f read-only and private: writing to the
 // result faults, and changes to the file by others are not promised to
 // show (the caller only maps files that are replaced, never rewritten).

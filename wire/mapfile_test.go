@@ -97,9 +97,7 @@ func TestCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.f == nil {
-		t.Skip("no mapping on this system: Copy returns its argument")
-	}
+	requireMapping(t, m)
 	inside := func(off, n int) string { return unsafe.String(&m.Data[off], n) }
 	heap := strings.Repeat("x", 64)
 	tests := []struct {
@@ -149,9 +147,7 @@ func TestReadInto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.f == nil {
-		t.Skip("no mapping on this system")
-	}
+	requireMapping(t, m)
 	tests := []struct {
 		name string
 		src  []byte
@@ -193,9 +189,7 @@ func TestWritePrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.f == nil {
-		t.Skip("no mapping on this system")
-	}
+	requireMapping(t, m)
 	for _, n := range []int{0, 1, 1 << 20, len(data) - 4, len(data)} {
 		var b bytes.Buffer
 		if !m.WritePrefix(&b, n) || !bytes.Equal(b.Bytes(), data[:n]) {
@@ -209,5 +203,17 @@ func TestWritePrefix(t *testing.T) {
 	}
 	if (&File{Data: data}).WritePrefix(io.Discard, 3) {
 		t.Fatal("a file read whole reported success")
+	}
+}
+
+// requireMapping skips the test where Open cannot map files, and fails it
+// where it can but m was read whole.
+func requireMapping(t *testing.T, m *File) {
+	t.Helper()
+	if !CanMap {
+		t.Skip("no mapping on this system")
+	}
+	if m.f == nil {
+		t.Fatal("Open read the file whole on a system that maps files")
 	}
 }
