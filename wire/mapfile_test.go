@@ -87,17 +87,8 @@ func TestOpenSurvivesReplace(t *testing.T) {
 // TestCopy: a string of the mapping comes back equal but in other memory
 // (read with pread); any other string comes back as it is.
 func TestCopy(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "state")
 	data := []byte(strings.Repeat("0123456789abcdef", 1000))
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireMapping(t, m)
+	m := openMapped(t, data)
 	inside := func(off, n int) string { return unsafe.String(&m.Data[off], n) }
 	heap := strings.Repeat("x", 64)
 	tests := []struct {
@@ -138,16 +129,8 @@ func TestCopy(t *testing.T) {
 // TestReadInto: bytes of the mapping are read into dst; anything else,
 // or a dst too short, reads nothing.
 func TestReadInto(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "state")
 	data := []byte(strings.Repeat("abcdefgh", 600))
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireMapping(t, m)
+	m := openMapped(t, data)
 	tests := []struct {
 		name string
 		src  []byte
@@ -180,16 +163,8 @@ func TestReadInto(t *testing.T) {
 // TestWritePrefix: the first n bytes of a mapped file, read with pread;
 // nothing for a file read whole or an n out of range.
 func TestWritePrefix(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "state")
 	data := bytes.Repeat([]byte("0123456789"), 300000) // over one 1 MiB block
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	m, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireMapping(t, m)
+	m := openMapped(t, data)
 	for _, n := range []int{0, 1, 1 << 20, len(data) - 4, len(data)} {
 		var b bytes.Buffer
 		if !m.WritePrefix(&b, n) || !bytes.Equal(b.Bytes(), data[:n]) {
@@ -204,6 +179,22 @@ func TestWritePrefix(t *testing.T) {
 	if (&File{Data: data}).WritePrefix(io.Discard, 3) {
 		t.Fatal("a file read whole reported success")
 	}
+}
+
+// openMapped writes data to a file and opens it with Open, requiring a
+// mapping (requireMapping).
+func openMapped(t *testing.T, data []byte) *File {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "state")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireMapping(t, m)
+	return m
 }
 
 // requireMapping skips the test where Open cannot map files, and fails it
