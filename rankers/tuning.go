@@ -61,6 +61,20 @@ const (
 	FeedbackBeta   = 0.3
 	WeightFeedback = 0.5
 
+	// ProximityAlpha, ProximityPool and ProximityMaxDist shape term
+	// proximity (Proximity; Tao & Zhai 2007): the bonus of a MinDist δ is
+	// log(1 + exp(−δ)/ProximityAlpha) (their α = 0.3); only the first
+	// ProximityPool candidates are read; the proximity signal lists a
+	// note only when two distinct query terms are at most
+	// ProximityMaxDist positions apart. WeightProximity is the proximity
+	// signal's RRF weight (0: it does not run); Options.BM25Proximity
+	// adds the bonus to BM25's score instead (docs/benchmarks.md, "Term
+	// proximity").
+	ProximityAlpha   = 0.3
+	ProximityPool    = 100
+	ProximityMaxDist = 8
+	WeightProximity  = 0
+
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
 	// the top BoostDepth fused hits take part, and a hit gains at most
 	// BoostStrength of its own score (also the margin that makes another
