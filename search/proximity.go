@@ -112,3 +112,7 @@ func (e *Engine) candidateDist(p *rankers.Proximity, c rankers.Candidate) int {
 	}
 	return p.MinDist(note.Title, body)
 }
+
+// BM25Proximity reports whether BM25's scores carry the term-proximity
+// bonus (Options.BM25Proximity).
+func (e *Engine) BM25Proximity() bool { return e.opts.BM25Proximity }

@@ -76,3 +76,21 @@ func TestEvalRuleAndB(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalBM25Proximity: --bm25-proximity reaches the engine eval runs,
+// and without it the engine has none.
+func TestEvalBM25Proximity(t *testing.T) {
+	ix := filepath.Join(t.TempDir(), "index.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "bm25 proximity bonus: false"},
+		{[]string{"--bm25-proximity"}, "bm25 proximity bonus: true"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"eval", "../../testdata/quality-workshop", "--index-file", ix, "--no-embeddings"}, tc.args...)...)
+		if code != 0 || !strings.Contains(stderr, tc.want+"\n") {
+			t.Fatalf("%q: code %d, want %q in stderr:\n%s", tc.args, code, tc.want, stderr)
+		}
+	}
+}
