@@ -21,10 +21,11 @@ const NoDist = -1
 // of another. Terms are the analyzer's, in query mode for the text too
 // (stop words drop out without leaving a gap; a CJK run is a sequence of
 // overlapping character bigrams, so a query phrase found verbatim has
-// its grams one position apart). A Proximity is read-only once built and
-// safe for concurrent use.
+// its grams one position apart). A Proximity serves one search: it
+// remembers the terms of the words it has read (analysis.TermCache), so
+// it is not safe for concurrent use.
 type Proximity struct {
-	an    *analysis.Analyzer
+	words *analysis.TermCache
 	terms map[string]int // distinct query term → its index
 }
 
@@ -41,7 +42,7 @@ func NewProximity(an *analysis.Analyzer, query string) *Proximity {
 	if len(terms) < 2 {
 		return nil
 	}
-	return &Proximity{an: an, terms: terms}
+	return &Proximity{words: an.NewTermCache(), terms: terms}
 }
 
 // MinDist returns the smallest distance, in term positions, between
@@ -57,7 +58,7 @@ func (p *Proximity) MinDist(fields ...string) int {
 			last[i] = -1
 		}
 		pos := 0
-		p.an.Each(text, analysis.Query, func(t string, _, _ int) {
+		p.words.Each(text, analysis.Query, func(t string, _, _ int) {
 			if k, ok := p.terms[t]; ok {
 				for j, at := range last {
 					if j != k && at >= 0 && (best == NoDist || pos-at < best) {

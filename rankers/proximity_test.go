@@ -2,6 +2,7 @@ package rankers
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -83,5 +84,23 @@ func TestProximityBonus(t *testing.T) {
 	}
 	if ProximityAlpha != 0.3 {
 		t.Fatalf("the hand-computed values assume α = 0.3, got %g", ProximityAlpha)
+	}
+}
+
+// BenchmarkProximityMinDist reads ProximityMaxBytes of English-like text
+// (what one pool note costs at most) for a three-term query.
+func BenchmarkProximityMinDist(b *testing.B) {
+	words := []string{"the", "vault", "notes", "publish", "linking", "graph", "of", "a", "search", "markdown", "site", "index", "plugin", "settings"}
+	var sb strings.Builder
+	for i := 0; sb.Len() < ProximityMaxBytes; i++ {
+		sb.WriteString(words[(i*7+i/3)%len(words)])
+		sb.WriteByte(' ')
+	}
+	text := sb.String()[:ProximityMaxBytes]
+	p := NewProximity(analysis.New(), "publish your site online")
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p.MinDist("Publish", text)
 	}
 }

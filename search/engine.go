@@ -59,7 +59,8 @@ type Options struct {
 	// using the same chunk options.
 	Index *index.Index
 	// BM25Proximity adds a term-proximity bonus to BM25's first
-	// candidates' scores (proximity.go).
+	// candidates' scores (proximity.go). The commands set it from
+	// --bm25-proximity, whose default is rankers.DefaultBM25Proximity.
 	BM25Proximity bool
 	// IndexErr, when the index could not be opened, is reported as the
 	// BM25 signal's error on every search (the server keeps running).

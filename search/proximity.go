@@ -42,7 +42,7 @@ func (e *Engine) proximityList(ctx context.Context, req Request, lists []rankers
 			return l, false
 		}
 		note := e.readable(e.snap.Notes[n])
-		if d := p.MinDist(note.Title, note.Body); d != rankers.NoDist && d <= rankers.ProximityMaxDist {
+		if d := p.MinDist(note.Title, headOf(note.Body)); d != rankers.NoDist && d <= rankers.ProximityMaxDist {
 			found = append(found, near{n, d})
 		}
 	}
@@ -103,14 +103,19 @@ func (e *Engine) proximityBM25(ctx context.Context, req Request, lists []rankers
 }
 
 // candidateDist is the MinDist of a candidate's text: its note's title
-// and body, or its block's.
+// and body (headOf), or its block's.
 func (e *Engine) candidateDist(p *rankers.Proximity, c rankers.Candidate) int {
 	note := e.readable(e.snap.Notes[c.Note])
-	body := note.Body
 	if c.Chunk != rankers.NoChunk {
-		body = e.chunks[c.Note][c.Chunk].Text(note)
+		return p.MinDist(note.Title, e.chunks[c.Note][c.Chunk].Text(note))
 	}
-	return p.MinDist(note.Title, body)
+	return p.MinDist(note.Title, headOf(note.Body))
+}
+
+// headOf is the part of a note's body proximity reads: its first
+// rankers.ProximityMaxBytes (a word cut there is read as cut).
+func headOf(body string) string {
+	return body[:min(len(body), rankers.ProximityMaxBytes)]
 }
 
 // BM25Proximity reports whether BM25's scores carry the term-proximity
