@@ -118,3 +118,68 @@ func TestProximityLeavesSingleTermsAlone(t *testing.T) {
 		}
 	}
 }
+
+// adjacentLoser is a BM25 stand-in that ranks a link query's answer
+// first at 10 and the hub that holds the link (whose text has the
+// query's two words adjacent) second at 9.5: within the proximity
+// bonus of each other.
+type adjacentLoser struct {
+	answer map[string]string
+	ids    func() map[string]int
+}
+
+func (f *adjacentLoser) Name() string { return rankers.SignalBM25 }
+
+func (f *adjacentLoser) Rank(_ context.Context, req rankers.Request) ([]rankers.Candidate, error) {
+	want, ok := f.answer[req.Query]
+	if !ok {
+		return nil, nil
+	}
+	ids := f.ids()
+	return []rankers.Candidate{{Note: ids[want], Chunk: rankers.NoChunk, Score: 10},
+		{Note: ids["Hub.md"], Chunk: rankers.NoChunk, Score: 9.5}}, nil
+}
+
+// TestSelfTuneIgnoresProximity: self-tuning chooses from BM25's own
+// lists, so a vault makes the same choice with the proximity bonus on,
+// although the bonus reorders BM25's list for every one of its queries.
+func TestSelfTuneIgnoresProximity(t *testing.T) {
+	ctx := context.Background()
+	dir, answer := linkVault(t)
+	f := &adjacentLoser{answer: answer}
+	e, err := newEngine(ctx, dir, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.ids = func() map[string]int {
+		ids := map[string]int{}
+		for i, n := range e.Snapshot().Notes {
+			ids[n.Path] = i
+		}
+		return ids
+	}
+	prox := e.WithTuning(Tuning{})
+	prox.opts.BM25Proximity = true
+	lists, err := prox.SignalLists(ctx, Request{Query: "zeta marker07", Limit: 10, NoSnippets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(lists, func(l rankers.Ranked) bool { return l.Signal == rankers.SignalBM25 }); i < 0 ||
+		prox.Snapshot().Notes[lists[i].Candidates[0].Note].Path != "Hub.md" {
+		t.Fatalf("the bonus was meant to put Hub.md first in BM25's list: %+v", lists)
+	}
+	plain, err := e.SelfTune(ctx, RuleWeights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Weights == nil {
+		t.Fatalf("without the bonus BM25 alone finds the answers, so a weighting should be chosen: %+v", plain)
+	}
+	got, err := prox.SelfTune(ctx, RuleWeights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, plain) {
+		t.Fatalf("with the bonus on: %+v; without: %+v", got, plain)
+	}
+}
