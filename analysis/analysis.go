@@ -43,6 +43,12 @@ func New() *Analyzer { return &Analyzer{stems: newStemCache()} }
 // Each calls fn for every term of text with the byte span [start,end) it
 // came from. Stop words produce no term.
 func (a *Analyzer) Each(text string, mode Mode, fn func(term string, start, end int)) {
+	a.each(text, mode, a.Term, fn)
+}
+
+// each is Each with the normalisation of a word (not of CJK grams) done
+// by term.
+func (a *Analyzer) each(text string, mode Mode, term func(string) string, fn func(term string, start, end int)) {
 	for i := 0; i < len(text); {
 		r, size := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
@@ -53,8 +59,8 @@ func (a *Analyzer) Each(text string, mode Mode, fn func(term string, start, end 
 			i = a.cjkRun(text, i, mode, fn)
 		case isWordStart(r):
 			j := wordEnd(text, i+size)
-			if term := a.Term(text[i:j]); term != "" {
-				fn(term, i, j)
+			if t := term(text[i:j]); t != "" {
+				fn(t, i, j)
 			}
 			i = j
 		default:

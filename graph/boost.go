@@ -159,7 +159,14 @@ func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 // off for every pair it found at any weight — measured to cost most of
 // what a small dense vote cost on the 13k-note vault (docs/benchmarks.md,
 // "Issue 12, fourth pass").
-func ratioScale(signal string) bool { return signal != rankers.SignalEmbeddings }
+//
+// Nor can term proximity's bonus: it takes a few values (one per
+// distance), so most pairs it found tie and it would veto the rule the
+// same way; it only re-ranks what the lexical signals found, which
+// testify for it.
+func ratioScale(signal string) bool {
+	return signal != rankers.SignalEmbeddings && signal != rankers.SignalProximity
+}
 
 func dominates(a, b, margin float64) bool {
 	if b <= 0 {

@@ -61,6 +61,34 @@ const (
 	FeedbackBeta   = 0.3
 	WeightFeedback = 0.5
 
+	// ProximityAlpha, ProximityPool, ProximityMaxBytes and
+	// ProximityMaxDist shape term proximity (Proximity; Tao & Zhai 2007):
+	// the bonus of a MinDist δ is log(1 + exp(−δ)/ProximityAlpha) (their
+	// α = 0.3, not tuned); only the first ProximityPool candidates are
+	// read, each up to ProximityMaxBytes of its body (reading is the
+	// cost: zettelkasten holds notes of up to 550 KB); the proximity
+	// signal lists a note only when two distinct query terms are at most
+	// ProximityMaxDist positions apart.
+	ProximityAlpha    = 0.3
+	ProximityPool     = 30
+	ProximityMaxBytes = 8 << 10
+	ProximityMaxDist  = 8
+	// WeightProximity is the proximity signal's RRF weight: 0, so it does
+	// not run. As a vote of its own (the lexical top 100 re-ranked by
+	// MinDist, pool 100) it lost at every weight tried: 0.1 −0.024, 0.5
+	// −0.198 and 1 −0.265 nDCG@10 summed over 19 tuning sets; a note it does not
+	// list loses a whole vote, which outweighs BM25's rank differences
+	// near the top (docs/benchmarks.md, "Term proximity").
+	WeightProximity = 0
+	// DefaultBM25Proximity is whether BM25's first ProximityPool
+	// candidates gain the proximity bonus (search.Options.BM25Proximity;
+	// the commands' --bm25-proximity default). Added to BM25's score it
+	// gained +0.039 nDCG@10 summed over 19 development sets (scaled ×3
+	// +0.006, ×0.5 +0.020), +0.047 on the 14 hand-written ones, and lost
+	// 0.006 on zettelkasten's link texts (docs/benchmarks.md, "Term
+	// proximity").
+	DefaultBM25Proximity = false
+
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
 	// the top BoostDepth fused hits take part, and a hit gains at most
 	// BoostStrength of its own score (also the margin that makes another

@@ -58,6 +58,10 @@ type Options struct {
 	// Index adds the BM25 signal; it must be synced with the snapshot
 	// using the same chunk options.
 	Index *index.Index
+	// BM25Proximity adds a term-proximity bonus to BM25's first
+	// candidates' scores (proximity.go). The commands set it from
+	// --bm25-proximity, whose default is rankers.DefaultBM25Proximity.
+	BM25Proximity bool
 	// IndexErr, when the index could not be opened, is reported as the
 	// BM25 signal's error on every search (the server keeps running).
 	IndexErr error
@@ -335,15 +339,24 @@ func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter Frontmatte
 	if err != nil {
 		return nil, err
 	}
+	e.proximityBM25(ctx, req, lists)
 	weights := e.Weights()
 	maps.Copy(weights, req.Weights) // a request's weights override per signal
 	fusing, observed := splitByWeight(lists, weights)
 	if len(fusing) == 0 { // only zero-weight signals asked for: they rank
 		fusing, observed, weights = observed, nil, nil
 	}
+	// Proximity and feedback both work from the first pass's lists.
+	var second []rankers.Ranked
+	if pl, ok := e.proximityList(ctx, req, fusing, weights); ok {
+		second = append(second, pl)
+	}
 	if fb, ok := e.feedback(ctx, req, allow, fusing, weights); ok {
-		fusing = append(fusing, fb)
-		res.SignalsUsed = append(res.SignalsUsed, fb.Signal)
+		second = append(second, fb)
+	}
+	for _, l := range second {
+		fusing = append(fusing, l)
+		res.SignalsUsed = append(res.SignalsUsed, l.Signal)
 	}
 	fused := rankers.Fuse(fusing, e.opts.RRFK, weights) // once: feedback needs only the first pass's notes
 	return &rankedLists{allow: allow, res: res, fusing: fusing, observed: observed, fused: fused}, nil

@@ -18,9 +18,7 @@ func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool
 	if req.Signals != nil && !slices.Contains(req.Signals, rankers.SignalFeedback) || weights[rankers.SignalFeedback] == 0 {
 		return l, false
 	}
-	if !slices.ContainsFunc(lists, func(r rankers.Ranked) bool {
-		return (r.Signal == rankers.SignalBM25 || r.Signal == rankers.SignalTFIDF) && len(r.Candidates) > 0
-	}) {
+	if !hasLexical(lists) {
 		return l, false
 	}
 	notes := rankers.FusedNotes(lists, e.opts.RRFK, weights, rankers.FeedbackDocs)
@@ -40,11 +38,14 @@ func (e *Engine) feedback(ctx context.Context, req Request, allow func(int) bool
 }
 
 // independent counts the signals that found f for min_signals: feedback
-// re-runs TF-IDF from the others' hits, so it is no independent witness.
+// re-runs TF-IDF from the others' hits and proximity re-ranks them, so
+// neither is an independent witness.
 func independent(f rankers.Fused) int {
 	n := len(f.Signals)
-	if _, ok := f.Signals[rankers.SignalFeedback]; ok {
-		n--
+	for _, s := range []string{rankers.SignalFeedback, rankers.SignalProximity} {
+		if _, ok := f.Signals[s]; ok {
+			n--
+		}
 	}
 	return n
 }

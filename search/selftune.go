@@ -51,9 +51,13 @@ func (e *Engine) SelfTune(ctx context.Context, rule Rule) (Tuning, error) {
 	if rule != RuleWeights && rule != RuleWeightsAndB {
 		return Tuning{}, fmt.Errorf("self-tuning rule %d: want %d or %d", rule, RuleWeights, RuleWeightsAndB)
 	}
-	// tune from the defaults, not a former choice or a forced b
+	// tune from the defaults, not a former choice or a forced b; and from
+	// BM25's own lists, without the proximity bonus, so that a vault
+	// chooses the same weights with it on or off (the bonus was measured
+	// on top of those choices: docs/freeze-prox9.md)
 	e = e.WithTuning(Tuning{})
 	e.opts.BM25 = index.BM25Params{}
+	e.opts.BM25Proximity = false
 	why := ""
 	for _, kind := range []string{selftune.KindLink, selftune.KindHeading} {
 		qs := selftune.Build(e.snap, kind, rankers.SelfTuneMaxQueries)

@@ -31,7 +31,8 @@ const (
 // bm25=1,tfidf=1,embeddings=1,feedback=0).
 func DefaultWeights(embedderID string) map[string]float64 {
 	w := map[string]float64{rankers.SignalBM25: rankers.WeightBM25, rankers.SignalTFIDF: rankers.WeightTFIDF,
-		rankers.SignalEmbeddings: rankers.WeightEmbeddings, rankers.SignalFeedback: rankers.WeightFeedback}
+		rankers.SignalEmbeddings: rankers.WeightEmbeddings, rankers.SignalFeedback: rankers.WeightFeedback,
+		rankers.SignalProximity: rankers.WeightProximity}
 	switch {
 	case strings.HasPrefix(embedderID, builtinModelPrefix):
 		w[rankers.SignalEmbeddings] = rankers.WeightBuiltinEmbeddings

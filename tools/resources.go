@@ -59,6 +59,9 @@ type VaultInfo struct {
 type BM25Info struct {
 	K1 float64 `json:"k1" jsonschema:"Term-frequency saturation."`
 	B  float64 `json:"b" jsonschema:"Length normalisation: 0 none, 1 full."`
+	// Proximity says whether BM25's first candidates gain a term-proximity
+	// bonus (queries of two or more terms).
+	Proximity bool `json:"proximity" jsonschema:"Whether BM25's first candidates gain a term-proximity bonus (queries of two or more terms; --bm25-proximity)."`
 }
 
 // addResources registers obsidian://vault/info and lists the notes as
@@ -119,10 +122,15 @@ func (s *Server) vaultInfo() VaultInfo {
 		// search (rankers.TFIDF.Feedback).
 		info.SignalWeights[rankers.SignalFeedback] = w
 	}
+	if w := weights[rankers.SignalProximity]; w > 0 && len(info.Signals) > 0 {
+		// Not a ranker of its own either: the lexical signals' first notes
+		// re-ranked by how close the query's terms are in them.
+		info.SignalWeights[rankers.SignalProximity] = w
+	}
 	info.WeightsChosenBy = e.Tuning().Why
 	if slices.Contains(info.Signals, rankers.SignalBM25) {
 		p := e.BM25Params()
-		info.BM25 = &BM25Info{K1: p.K1, B: p.B}
+		info.BM25 = &BM25Info{K1: p.K1, B: p.B, Proximity: e.BM25Proximity()}
 	}
 	info.QueryTextSentTo = e.RemoteEmbeddings()
 	if emb := e.Embeddings(); emb != nil {

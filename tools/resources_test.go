@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -54,13 +59,47 @@ func TestVaultInfoResource(t *testing.T) {
 			}
 			// BM25's parameters are reported exactly when BM25 runs.
 			wantBM25 := slices.Contains(tt.signals, "bm25")
-			if (info.BM25 != nil) != wantBM25 || (wantBM25 && (info.BM25.K1 != 1.2 || info.BM25.B != 0.75)) {
+			if (info.BM25 != nil) != wantBM25 || (wantBM25 && (info.BM25.K1 != 1.2 || info.BM25.B != 0.75 || info.BM25.Proximity)) {
 				t.Fatalf("bm25 %+v, want parameters %v", info.BM25, wantBM25)
 			}
 			if !slices.Equal(info.Tools, srv.Registered()) || !slices.Contains(info.Tools, "obsidian_list_notes") || !slices.Contains(info.Tools, "obsidian_read_note") {
 				t.Fatalf("tools %q, registered %q", info.Tools, srv.Registered())
 			}
 		})
+	}
+}
+
+// TestVaultInfoProximity checks that vault/info says whether term
+// proximity votes, with which weight, and whether it is in BM25's score.
+func TestVaultInfoProximity(t *testing.T) {
+	ctx := context.Background()
+	ix, err := openIndex(ctx, "../testdata/vault", filepath.Join(t.TempDir(), "ix.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix, BM25Proximity: true,
+		Weights: map[string]float64{rankers.SignalProximity: 0.25}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := connectTo(t, New(eng, Options{})).ReadResource(ctx, &mcp.ReadResourceParams{URI: VaultInfoURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info VaultInfo
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.SignalWeights[rankers.SignalProximity] != 0.25 || info.BM25 == nil || !info.BM25.Proximity {
+		t.Fatalf("signal_weights %v, bm25 %+v: want proximity 0.25 and bm25.proximity", info.SignalWeights, info.BM25)
 	}
 }
 

@@ -33,7 +33,7 @@ type SearchOutput struct {
 	Query           string            `json:"query"`
 	Method          string            `json:"method" jsonschema:"Fusion method: rrf (Reciprocal Rank Fusion)."`
 	K               int               `json:"k" jsonschema:"RRF constant."`
-	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings, feedback (TF-IDF re-run with terms of the first hits); rerank when a reranker re-ordered the top hits."`
+	SignalsUsed     []string          `json:"signals_used" jsonschema:"Signals that ranked this query: tfidf, bm25, embeddings, feedback (TF-IDF re-run with terms of the first hits), proximity (the first hits re-ranked by how close the query terms are, when weighted above 0); rerank when a reranker re-ordered the top hits."`
 	SignalErrors    map[string]string `json:"signal_errors,omitempty" jsonschema:"Signals that failed or are unavailable, and why."`
 	TotalCandidates int               `json:"total_candidates" jsonschema:"Fused candidates that passed every filter, before the cut to limit."`
 	Matches         []SearchMatch     `json:"matches"`
@@ -70,6 +70,7 @@ type PerSignal struct {
 	TFIDF      *SignalRank `json:"tfidf,omitempty"`
 	Embeddings *SignalRank `json:"embeddings,omitempty"`
 	Feedback   *SignalRank `json:"feedback,omitempty"`
+	Proximity  *SignalRank `json:"proximity,omitempty"`
 	Rerank     *SignalRank `json:"rerank,omitempty"`
 }
 
@@ -122,6 +123,8 @@ func NewSearchOutput(r *search.Result) SearchOutput {
 				m.PerSignal.Embeddings = sr
 			case rankers.SignalFeedback:
 				m.PerSignal.Feedback = sr
+			case rankers.SignalProximity:
+				m.PerSignal.Proximity = sr
 			case rankers.SignalRerank:
 				m.PerSignal.Rerank = sr
 			}

@@ -80,6 +80,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stderr, "self-tuned weights: %s\n", l.tuneWhy)
 	fmt.Fprintf(stderr, "bm25: k1=%g b=%g\n", eng.BM25Params().K1, eng.BM25Params().B)
+	fmt.Fprintf(stderr, "bm25 proximity bonus: %v\n", eng.BM25Proximity())
 	if *dumpFile != "" {
 		return dumpLists(ctx, eng, ds, *dumpFile)
 	}

@@ -21,6 +21,8 @@ const defaultSelfTuneRule = search.RuleWeights
 type tuneFlags struct {
 	rule  int
 	bm25B unitFlag
+	// proximity adds the term-proximity bonus to BM25's scores.
+	proximity bool
 }
 
 // register adds --self-tune-rule and --bm25-b.
@@ -28,6 +30,7 @@ func (t *tuneFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&t.rule, "self-tune-rule", int(defaultSelfTuneRule), fmt.Sprintf(
 		"self-tuning rule: %d chooses the BM25:TF-IDF weights from the vault's own link texts or headings, %d chooses them together with BM25's b (%v); see README",
 		search.RuleWeights, search.RuleWeightsAndB, rankers.SelfTuneBM25Bs()))
+	fs.BoolVar(&t.proximity, "bm25-proximity", rankers.DefaultBM25Proximity, fmt.Sprintf("add a term-proximity bonus to BM25's first %d candidates' scores for queries of two or more terms (see README; --bm25-proximity=false turns it off)", rankers.ProximityPool))
 	fs.Var(&t.bm25B, "bm25-b", fmt.Sprintf("BM25's length normalisation b, 0-1, for every search, over the self-tuned choice (default: the self-tuned b, else %g)", rankers.BM25B))
 }
 

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -73,6 +75,25 @@ func TestEvalRuleAndB(t *testing.T) {
 		code, _, stderr := runCLI(t, append([]string{"eval", dataset, "--index-file", ix, "--no-embeddings"}, bad...)...)
 		if code != 2 || !strings.Contains(stderr, strings.TrimLeft(bad[0], "-")) {
 			t.Errorf("%q: code %d, stderr %q; want a usage error naming the flag", bad, code, stderr)
+		}
+	}
+}
+
+// TestEvalBM25Proximity: --bm25-proximity reaches the engine eval runs
+// either way, and without it the engine has the default.
+func TestEvalBM25Proximity(t *testing.T) {
+	ix := filepath.Join(t.TempDir(), "index.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, fmt.Sprintf("bm25 proximity bonus: %v", rankers.DefaultBM25Proximity)},
+		{[]string{"--bm25-proximity"}, "bm25 proximity bonus: true"},
+		{[]string{"--bm25-proximity=false"}, "bm25 proximity bonus: false"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"eval", "../../testdata/quality-workshop", "--index-file", ix, "--no-embeddings"}, tc.args...)...)
+		if code != 0 || !strings.Contains(stderr, tc.want+"\n") {
+			t.Fatalf("%q: code %d, want %q in stderr:\n%s", tc.args, code, tc.want, stderr)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func (w *weightsFlag) String() string {
 }
 
 func (w *weightsFlag) Set(s string) error {
-	known := []string{rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings, rankers.SignalFeedback}
+	known := []string{rankers.SignalBM25, rankers.SignalTFIDF, rankers.SignalEmbeddings, rankers.SignalFeedback, rankers.SignalProximity}
 	w.m = map[string]float64{}
 	for _, part := range strings.Split(s, ",") {
 		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
