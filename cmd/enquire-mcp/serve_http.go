@@ -36,6 +36,7 @@ type httpFlags struct {
 	logQueries          bool
 	cpuProfile          string
 	memProfile          string
+	warmup              int
 }
 
 func (h *httpFlags) register(fs *flag.FlagSet) {
@@ -56,6 +57,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&h.requestTimeout, "request-timeout", httpserve.DefaultRequestTimeout, "deadline of one request")
 	fs.BoolVar(&h.logQueries, "log-queries", false, "include tool arguments (query text) in the access log")
 	fs.StringVar(&h.cpuProfile, "cpu-profile", "", "write a CPU profile (go tool pprof) of the time from ready to shutdown to this file (diagnostics)")
+	fs.IntVar(&h.warmup, "warmup", defaultWarmSearches, "searches (with a tenth as many reads and graph calls) run in process before /ready says ready, at most "+warmBudget.String()+"; 0 skips the warm-up")
 	fs.StringVar(&h.memProfile, "mem-profile", "", "write an allocation profile (go tool pprof -sample_index=alloc_space) to this file at shutdown (diagnostics)")
 }
 
@@ -215,6 +217,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 			logger.Warn("in-memory BM25 copy not built; searches read SQLite (same results) until a search rebuilds it", "err", err)
 		}
 	}
+	warmUp(ctx, srv, hf.warmup, logger)
 	hs.Attach(srv.MCP())
 	l.tuneInBackground(serveCtx) // after the BM25 copy: its searches use it
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -30,68 +31,74 @@ func TestWarmStartEqualsFresh(t *testing.T) {
 		},
 	}
 	for name, mk := range vaults {
-		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			root := mk(t)
-			ixFile := filepath.Join(t.TempDir(), "warm.db")
-			start := func(exclude ...string) *loaded {
-				t.Helper()
-				vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true}
-				vf.privacy.exclude = exclude
-				l, err := vf.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return l
-			}
-			check := func(l *loaded, wantStart string) {
-				t.Helper()
-				if !strings.HasPrefix(l.warm, wantStart) {
-					t.Fatalf("started from %q, want %q…", l.warm, wantStart)
-				}
-				want := freshEngine(t, root)
-				// The self-tuned weights are chosen once per index, at its
-				// first start (selftune.go), and kept while the vault
-				// changes; a fresh index chooses from the changed vault.
-				// Compared here are the engines, with the same weights.
-				if d := enginetest.Diff(ctx, l.eng, want.eng.WithTuning(l.eng.Tuning()), enginetest.Queries); d != "" {
-					t.Fatalf("started from %q: differs from a fresh start: %s", l.warm, d)
-				}
-				if d := indexDiff(t, l, want); d != "" {
-					t.Fatalf("started from %q: index differs from a fresh one: %s", l.warm, d)
-				}
-				l.Close() // saves the state when a save is due
-			}
-			m := vaulttest.NewMutator(t, root, 31)
-
-			check(start(), "files (no engine state)")
-			if _, err := os.Stat(index.StatePath(ixFile)); err != nil {
-				t.Fatalf("no state saved at the end: %v", err)
-			}
-			for round := range 3 {
-				for range 2 + round {
-					m.Step()
-				}
-				l := start()
-				if strings.HasPrefix(l.warm, "engine state, 0 files") {
-					t.Fatalf("round %d: the changes made while stopped were not seen (%s)", round, l.warm)
-				}
-				check(l, "engine state")
-			}
-			check(start(), "engine state, 0 files changed")
-
-			if l := start("Projects/**"); !strings.HasPrefix(l.warm, "files (engine state made by another build or with other settings)") {
-				t.Fatalf("other privacy rules started from %q", l.warm)
-			} else {
-				l.Close() // saves a state for these rules
-			}
-			if err := os.WriteFile(index.StatePath(ixFile), []byte("enquire-mcp engine state\ngarbage"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			check(start(), "files (state data damaged")
-			check(start(), "engine state, 0 files changed") // the damaged state was replaced
-		})
+		for _, pread := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/pread=%t", name, pread), func(t *testing.T) { warmStartEqualsFresh(t, mk, pread) })
+		}
 	}
+}
+
+// warmStartEqualsFresh is TestWarmStartEqualsFresh on the vault mk makes,
+// its state read through the mapping (a small file) or with pread.
+func warmStartEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool) {
+	ctx := context.Background()
+	root := mk(t)
+	ixFile := filepath.Join(t.TempDir(), "warm.db")
+	start := func(exclude ...string) *loaded {
+		t.Helper()
+		vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true, statePread: pread}
+		vf.privacy.exclude = exclude
+		l, err := vf.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	check := func(l *loaded, wantStart string) {
+		t.Helper()
+		if !strings.HasPrefix(l.warm, wantStart) {
+			t.Fatalf("started from %q, want %q…", l.warm, wantStart)
+		}
+		want := freshEngine(t, root)
+		// The self-tuned weights are chosen once per index, at its
+		// first start (selftune.go), and kept while the vault
+		// changes; a fresh index chooses from the changed vault.
+		// Compared here are the engines, with the same weights.
+		if d := enginetest.Diff(ctx, l.eng, want.eng.WithTuning(l.eng.Tuning()), enginetest.Queries); d != "" {
+			t.Fatalf("started from %q: differs from a fresh start: %s", l.warm, d)
+		}
+		if d := indexDiff(t, l, want); d != "" {
+			t.Fatalf("started from %q: index differs from a fresh one: %s", l.warm, d)
+		}
+		l.Close() // saves the state when a save is due
+	}
+	m := vaulttest.NewMutator(t, root, 31)
+
+	check(start(), "files (no engine state)")
+	if _, err := os.Stat(index.StatePath(ixFile)); err != nil {
+		t.Fatalf("no state saved at the end: %v", err)
+	}
+	for round := range 3 {
+		for range 2 + round {
+			m.Step()
+		}
+		l := start()
+		if strings.HasPrefix(l.warm, "engine state, 0 files") {
+			t.Fatalf("round %d: the changes made while stopped were not seen (%s)", round, l.warm)
+		}
+		check(l, "engine state")
+	}
+	check(start(), "engine state, 0 files changed")
+
+	if l := start("Projects/**"); !strings.HasPrefix(l.warm, "files (engine state made by another build or with other settings)") {
+		t.Fatalf("other privacy rules started from %q", l.warm)
+	} else {
+		l.Close() // saves a state for these rules
+	}
+	if err := os.WriteFile(index.StatePath(ixFile), []byte("enquire-mcp engine state\ngarbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check(start(), "files (state data damaged")
+	check(start(), "engine state, 0 files changed") // the damaged state was replaced
 }
 
 // TestWarmStartFailedSave: a state that cannot be written is a warning,

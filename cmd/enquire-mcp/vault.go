@@ -54,6 +54,9 @@ type vaultFlags struct {
 	tuneLater bool
 	// tune is --self-tune-rule and --bm25-b.
 	tune tuneFlags
+	// statePread makes every saved engine state read with pread, however
+	// small (tests of that path; see stateReadMappedMax).
+	statePread bool
 }
 
 // register adds the flags of the commands that search (serve, search).
