@@ -86,7 +86,8 @@ const (
 	// gained +0.039 nDCG@10 summed over 19 development sets (scaled ×3
 	// +0.006, ×0.5 +0.020), +0.047 on the 14 hand-written ones, and lost
 	// 0.006 on zettelkasten's link texts (docs/benchmarks.md, "Term
-	// proximity").
+	// proximity"), but lost 0.011 summed over three blind sets written
+	// after it was frozen (docs/freeze-prox9.md), so it stays off.
 	DefaultBM25Proximity = false
 
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
