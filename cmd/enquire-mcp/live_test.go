@@ -96,6 +96,7 @@ func (lv *liveVault) settle(t *testing.T, root string, n int) {
 // exactly as a server started on the same files — notes, links,
 // backlinks, tags, hits and scores with BM25, and the index rows.
 func TestLiveEqualsFresh(t *testing.T) {
+	t.Parallel() // every vault has its own folder, index and watcher
 	vaults := map[string]func(t *testing.T) string{
 		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault")) },
 		"generated": func(t *testing.T) string {
@@ -115,6 +116,7 @@ func TestLiveEqualsFresh(t *testing.T) {
 	for name, mk := range vaults {
 		for _, seed := range seeds[name] {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
+				t.Parallel()
 				ctx := context.Background()
 				root := mk(t)
 				lv := startLive(t, root, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
@@ -140,7 +142,13 @@ func TestLiveEqualsFresh(t *testing.T) {
 // freshEngine starts a vault from scratch with its own new index.
 func freshEngine(t *testing.T, root string) *loaded {
 	t.Helper()
-	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20}
+	return freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20})
+}
+
+// freshLoad loads vf (a vault with its own new index) and closes it when
+// the test ends.
+func freshLoad(t *testing.T, vf *vaultFlags) *loaded {
+	t.Helper()
 	l, err := vf.load(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
