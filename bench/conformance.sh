@@ -12,6 +12,7 @@
 #
 #   bench/conformance.sh            # exit 0 when every generic scenario passes
 #   ENQUIRE_CONFORMANCE_CACHE=DIR   # where npm installs (default: user cache)
+#   ENQUIRE_CONFORMANCE_BIN=FILE    # an enquire-mcp binary already built from this tree
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,13 +46,17 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-go build -o "$work/enquire-mcp" ./cmd/enquire-mcp
+bin=${ENQUIRE_CONFORMANCE_BIN:-}
+if [ -z "$bin" ]; then
+  bin=$work/enquire-mcp
+  go build -o "$bin" ./cmd/enquire-mcp
+fi
 
 status=0
 # run_mode NAME BASELINE [serve-http flags...]
 run_mode() {
   local name=$1 baseline=$2; shift 2
-  "$work/enquire-mcp" serve-http --vault testdata/vault --addr 127.0.0.1:0 --no-auth --rate-limit 0 "$@" 2>"$work/$name.log" &
+  "$bin" serve-http --vault testdata/vault --addr 127.0.0.1:0 --no-auth --rate-limit 0 "$@" 2>"$work/$name.log" &
   server_pid=$!
   local url=""
   for _ in $(seq 100); do

@@ -26,7 +26,13 @@ func TestUpdateEqualsNew(t *testing.T) {
 		},
 	}
 	for name, mk := range vaults {
-		for _, seed := range []uint64{11, 12, 13} {
+		seeds := []uint64{11, 12, 13}
+		if raceEnabled && name == "generated" {
+			// One goroutine applies and compares: under -race one seed
+			// of the generated vault runs the same code as three.
+			seeds = seeds[:1]
+		}
+		for _, seed := range seeds {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
 				root := mk(t)
 				live := loadEngine(t, root, an)
