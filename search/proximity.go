@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -90,15 +91,7 @@ func (e *Engine) proximityBM25(ctx context.Context, req Request, lists []rankers
 		}
 		top[k].Score += rankers.ProximityBonus(e.candidateDist(p, top[k]))
 	}
-	slices.SortStableFunc(top, func(a, b rankers.Candidate) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(top, func(a, b rankers.Candidate) int { return cmp.Compare(b.Score, a.Score) })
 	lists[i].Candidates = cands
 }
 
