@@ -2,16 +2,12 @@ package search
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
-	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // proximityEngines indexes two notes that BM25 and TF-IDF tie on "solar
@@ -24,18 +20,8 @@ func proximityEngines(t *testing.T) (plain, prox *Engine) {
 	dir := t.TempDir()
 	write(t, dir, "Left.md", "panel roof wire grid meter solar\n")
 	write(t, dir, "Right.md", "solar panel roof wire grid meter\n")
-	snap, err := vault.Load(ctx, dir, vault.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
-		t.Fatal(err)
-	}
+	snap, ix, _ := syncedIndex(t, dir)
+	var err error
 	an := analysis.New()
 	if plain, err = New(ctx, snap, an, Options{Index: ix}); err != nil {
 		t.Fatal(err)
@@ -151,13 +137,7 @@ func TestSelfTuneIgnoresProximity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.ids = func() map[string]int {
-		ids := map[string]int{}
-		for i, n := range e.Snapshot().Notes {
-			ids[n.Path] = i
-		}
-		return ids
-	}
+	f.ids = noteIDs(e)
 	prox := e.WithTuning(Tuning{})
 	prox.opts.BM25Proximity = true
 	lists, err := prox.SignalLists(ctx, Request{Query: "zeta marker07", Limit: 10, NoSnippets: true})

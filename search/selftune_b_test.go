@@ -121,13 +121,7 @@ func TestSelfTuneChoosesB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.ids = func() map[string]int {
-				ids := map[string]int{}
-				for i, n := range e.Snapshot().Notes {
-					ids[n.Path] = i
-				}
-				return ids
-			}
+			f.ids = noteIDs(e)
 			got, err := e.SelfTune(ctx, tc.rule)
 			if err != nil {
 				t.Fatal(err)
@@ -215,5 +209,17 @@ func TestBM25ParamsSurviveUpdate(t *testing.T) {
 				t.Errorf("after the update BM25 scores with %+v, want b %g", got, tc.want)
 			}
 		})
+	}
+}
+
+// noteIDs maps e's note paths to their ids, read when called (the fakes
+// above need the engine that owns them).
+func noteIDs(e *Engine) func() map[string]int {
+	return func() map[string]int {
+		ids := map[string]int{}
+		for i, n := range e.Snapshot().Notes {
+			ids[n.Path] = i
+		}
+		return ids
 	}
 }

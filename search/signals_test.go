@@ -48,10 +48,7 @@ func (f *fakeRanker) Rank(_ context.Context, req rankers.Request) ([]rankers.Can
 func engineWith(t *testing.T, extra ...*fakeRanker) *Engine {
 	t.Helper()
 	base := testEngine(t)
-	ids := map[string]int{}
-	for i, n := range base.Snapshot().Notes {
-		ids[n.Path] = i
-	}
+	ids := noteIDs(base)()
 	var rs []rankers.Ranker
 	for _, f := range extra {
 		f.snap = func() map[string]int { return ids }
