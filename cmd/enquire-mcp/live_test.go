@@ -154,11 +154,19 @@ func freshEngine(t *testing.T, root string) *loaded {
 // the test ends.
 func freshLoad(t *testing.T, vf *vaultFlags) *loaded {
 	t.Helper()
+	l := mustLoad(t, vf)
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// mustLoad loads vf as the commands do, with a silent log; the caller
+// closes it (a close saves the engine state when a save is due).
+func mustLoad(t *testing.T, vf *vaultFlags) *loaded {
+	t.Helper()
 	l, err := vf.load(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
 	return l
 }
 

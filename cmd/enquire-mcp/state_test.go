@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -51,11 +50,7 @@ func warmStartEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool
 		t.Helper()
 		vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true, statePread: pread}
 		vf.privacy.exclude = exclude
-		l, err := vf.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
+		return mustLoad(t, vf)
 	}
 	check := func(l *loaded, wantStart string) {
 		t.Helper()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,11 +25,7 @@ func TestWarmStartBM25Copy(t *testing.T) {
 	start := func() *loaded {
 		t.Helper()
 		vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true}
-		l, err := vf.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
+		return mustLoad(t, vf)
 	}
 	want := freshEngine(t, root)
 	check := func(l *loaded, wantStart, wantWhy string, fromMem bool) { // fromMem: BM25 must come from memory at once

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,11 +30,7 @@ func TestWarmStartVectors(t *testing.T) {
 	load := func(file string) *loaded {
 		t.Helper()
 		vf := &vaultFlags{vault: root, indexFile: file, maxFileSize: 1 << 20, keepState: file == ixFile}
-		l, err := vf.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
+		return mustLoad(t, vf)
 	}
 	// fresh loads a copy of the index as it is now (without its state):
 	// every vector read from the index.
