@@ -2,11 +2,7 @@ package rankers
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // BenchmarkBetweenLong compares finding a note's few postings in a long
@@ -23,15 +19,7 @@ func BenchmarkBetweenLong(b *testing.B) {
 		d += 1 + uint32(r.IntN(2))
 		ps[i] = posting{doc: d, tf: 1}
 	}
-	path := filepath.Join(b.TempDir(), "lists")
-	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	f, err := wire.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	inFile := postingsOf(f.Data)
+	f, inFile := mappedPostings(b, ps)
 	t := &TFIDF{}
 	t.UseStateFile(f)
 	ranges := make([][2]uint32, 1024)

@@ -166,15 +166,7 @@ func TestBetweenLong(t *testing.T) {
 	for i := range ps {
 		ps[i] = posting{doc: uint32(2*i + 1), tf: float32(i)}
 	}
-	path := filepath.Join(t.TempDir(), "lists")
-	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := wire.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inFile := postingsOf(f.Data)
+	f, inFile := mappedPostings(t, ps)
 	last := uint32(2*len(ps) + 1)
 	file, plain := &TFIDF{}, &TFIDF{}
 	file.UseStateFile(f)
@@ -242,15 +234,7 @@ func TestBetweenFenced(t *testing.T) {
 		d += 1 + uint32(r.IntN(4))
 		ps[i] = posting{doc: d, tf: float32(i) / 7}
 	}
-	path := filepath.Join(t.TempDir(), "lists")
-	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := wire.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inFile := postingsOf(f.Data)
+	f, inFile := mappedPostings(t, ps)
 	file, plain := &TFIDF{}, &TFIDF{}
 	file.UseStateFile(f)
 	var buf []posting
@@ -274,4 +258,19 @@ func fenceCount(c *fenceCache) int {
 	n := 0
 	c.m.Range(func(any, any) bool { n++; return true })
 	return n
+}
+
+// mappedPostings writes ps as a state file's postings and maps it: the
+// file, and its postings read in place.
+func mappedPostings(tb testing.TB, ps []posting) (*wire.File, []posting) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "lists")
+	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	f, err := wire.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f, postingsOf(f.Data)
 }
