@@ -2,13 +2,13 @@ package index
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"unsafe"
 
 	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // TestMemSaveFromFile: a copy decoded from a mapped state file equals the
@@ -20,14 +20,7 @@ func TestMemSaveFromFile(t *testing.T) {
 	syncDisk(t, ix)
 	data := savedCopy(t, ix)
 	built := ix.mem.idx.Load()
-	p := filepath.Join(t.TempDir(), "state")
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := wire.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := wiretest.Open(t, data)
 	s, err := DecodeMemFile(f.Data, f)
 	if err != nil {
 		t.Fatal(err)

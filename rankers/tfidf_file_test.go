@@ -3,8 +3,6 @@ package rankers
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // TestTFIDFFromStateFile: an index decoded from a mapped state file that
@@ -38,14 +37,7 @@ func TestTFIDFFromStateFile(t *testing.T) {
 	}
 	w := &wire.Writer{}
 	built.EncodeState(w)
-	p := filepath.Join(t.TempDir(), "state")
-	if err := os.WriteFile(p, w.Buf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := wire.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := wiretest.Open(t, w.Buf)
 	decode := func() *TFIDF {
 		tf, err := DecodeTFIDF(wire.NewReader(f.Data), an, DefaultFieldWeights)
 		if err != nil {
@@ -126,14 +118,7 @@ func TestBetween(t *testing.T) {
 	for _, p := range ps {
 		w.Buf = append(w.Buf, postingBytes([]posting{p})...)
 	}
-	path := filepath.Join(t.TempDir(), "lists")
-	if err := os.WriteFile(path, w.Buf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := wire.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := wiretest.Open(t, w.Buf)
 	inFile := postingsOf(f.Data)
 	tests := []struct {
 		lo, hi uint32
@@ -264,13 +249,6 @@ func fenceCount(c *fenceCache) int {
 // file, and its postings read in place.
 func mappedPostings(tb testing.TB, ps []posting) (*wire.File, []posting) {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "lists")
-	if err := os.WriteFile(path, postingBytes(ps), 0o600); err != nil {
-		tb.Fatal(err)
-	}
-	f, err := wire.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	f := wiretest.Open(tb, postingBytes(ps))
 	return f, postingsOf(f.Data)
 }

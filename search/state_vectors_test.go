@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // vectorQueries are searched on the engines compared below: words of the
@@ -169,14 +168,7 @@ func restoreForTest(t *testing.T, data []byte, viaFile bool, root string, an *an
 		err error
 	)
 	if viaFile {
-		p := filepath.Join(t.TempDir(), "state")
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		f, err := wire.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := wiretest.Open(t, data)
 		e, err = RestoreStateFile(ctx, f, "k", root, nil, an, Options{})
 	} else {
 		e, err = RestoreState(ctx, data, "k", root, nil, an, Options{})

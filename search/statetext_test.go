@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // TestRestoreStateFile: an engine restored from a mapped state file (and
@@ -63,14 +63,7 @@ func writeStateFile(t *testing.T, e *search.Engine) *wire.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "state")
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := wire.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := wiretest.Open(t, data)
 	return f
 }
 
@@ -143,14 +136,7 @@ func TestRestoreStateFileRejects(t *testing.T) {
 	}
 	for name, b := range cases {
 		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "state")
-			if err := os.WriteFile(p, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			f, err := wire.Open(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := wiretest.Open(t, b)
 			if _, err := search.RestoreStateFile(ctx, f, stateKey, eng.Snapshot().Root, nil, an, search.Options{}); !errors.Is(err, wire.ErrCorrupt) {
 				t.Fatalf("got %v, want wire.ErrCorrupt", err)
 			}
