@@ -72,6 +72,9 @@ const (
 	echoBody = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`
 )
 
+// bigBody is a JSON-RPC request larger than TestPolicy's 4096-byte cap.
+var bigBody = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", 5000) + `"}}`
+
 func sleepBody(ms int) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":%d}}}`, ms)
 }
@@ -129,29 +132,36 @@ func TestPolicy(t *testing.T) {
 		status     int
 		header     string // a response header that must be set
 		bodySubstr string
+		noCORS     bool // no Access-Control-* header may be set
+		exactBody  bool // the body is bodySubstr and nothing else
 	}{
-		{"health without auth", req{method: "GET", path: "/health"}, 200, "", `"ok"`},
-		{"ready without auth", req{method: "GET", path: "/ready"}, 200, "", `"ready"`},
-		{"no token", req{body: echoBody}, 401, "WWW-Authenticate", ""},
-		{"wrong token", req{body: echoBody, header: authz(strings.ToUpper(testToken))}, 401, "WWW-Authenticate", ""},
-		{"token of wrong length", req{body: echoBody, header: authz(testToken + "x")}, 401, "WWW-Authenticate", ""},
-		{"short token", req{body: echoBody, header: authz("abc")}, 401, "WWW-Authenticate", ""},
-		{"basic scheme", req{body: echoBody, header: map[string]string{"Authorization": "Basic " + testToken}}, 401, "WWW-Authenticate", ""},
-		{"good token", req{body: echoBody, header: authz(testToken)}, 200, "", "hello"},
-		{"initialize", req{body: initBody, header: authz(testToken)}, 200, "", "protocolVersion"},
-		{"bad host", req{body: echoBody, header: authz(testToken), host: "evil.example:80"}, 403, "", "host not allowed"},
-		{"bad host before auth", req{body: echoBody, host: "rebind.example"}, 403, "", "host not allowed"},
-		{"localhost host", req{body: echoBody, header: authz(testToken), host: "localhost:1234"}, 200, "", "hello"},
-		{"bad origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}}, 403, "", "origin not allowed"},
-		{"null origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "null"}}, 403, "", "origin not allowed"},
-		{"loopback origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://localhost:6274"}}, 200, "", "hello"},
-		{"listed origin gets CORS", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "https://app.example"}}, 200, "Access-Control-Allow-Origin", "hello"},
-		{"preflight for listed origin", req{method: "OPTIONS", header: map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}}, 204, "Access-Control-Allow-Headers", ""},
-		{"preflight for other origin", req{method: "OPTIONS", header: map[string]string{"Origin": "https://other.example"}}, 403, "", ""},
-		{"oversized body", req{body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", 5000) + `"}}`, header: authz(testToken)}, 413, "", "too large"},
-		{"resource metadata", req{method: "GET", path: "/.well-known/oauth-protected-resource/mcp"}, 200, "", `"bearer_methods_supported":["header"]`},
-		{"unknown path", req{method: "GET", path: "/vault", header: authz(testToken)}, 404, "", ""},
-		{"GET in stateless mode", req{method: "GET", header: map[string]string{"Authorization": "Bearer " + testToken, "Accept": "text/event-stream"}}, 405, "", ""},
+		{"health without auth", req{method: "GET", path: "/health"}, 200, "", `{"status":"ok"}`, false, true}, // no vault details
+		{"ready without auth", req{method: "GET", path: "/ready"}, 200, "", `"ready"`, false, false},
+		{"no token", req{body: echoBody}, 401, "WWW-Authenticate", "", false, false},
+		{"wrong token", req{body: echoBody, header: authz(strings.ToUpper(testToken))}, 401, "WWW-Authenticate", "", false, false},
+		{"token of wrong length", req{body: echoBody, header: authz(testToken + "x")}, 401, "WWW-Authenticate", "", false, false},
+		{"short token", req{body: echoBody, header: authz("abc")}, 401, "WWW-Authenticate", "", false, false},
+		{"basic scheme", req{body: echoBody, header: map[string]string{"Authorization": "Basic " + testToken}}, 401, "WWW-Authenticate", "", false, false},
+		{"good token", req{body: echoBody, header: authz(testToken)}, 200, "", "hello", false, false},
+		{"initialize", req{body: initBody, header: authz(testToken)}, 200, "", "protocolVersion", false, false},
+		{"bad host", req{body: echoBody, header: authz(testToken), host: "evil.example:80"}, 403, "", "host not allowed", false, false},
+		{"bad host before auth", req{body: echoBody, host: "rebind.example"}, 403, "", "host not allowed", false, false},
+		// Refused before the body is read: an oversized body gets 403, not 413.
+		{"bad host with oversized body", req{body: bigBody, header: authz(testToken), host: "rebind.example"}, 403, "", "host not allowed", false, false},
+		{"localhost host", req{body: echoBody, header: authz(testToken), host: "localhost:1234"}, 200, "", "hello", false, false},
+		{"bad origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}}, 403, "", "origin not allowed", true, false},
+		{"bad origin before auth", req{body: echoBody, header: map[string]string{"Origin": "http://evil.example"}}, 403, "", "origin not allowed", true, false},
+		{"bad origin with oversized body", req{body: bigBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}}, 403, "", "origin not allowed", true, false},
+		{"null origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "null"}}, 403, "", "origin not allowed", false, false},
+		{"loopback origin", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://localhost:6274"}}, 200, "", "hello", true, false},
+		{"listed origin gets CORS", req{body: echoBody, header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "https://app.example"}}, 200, "Access-Control-Allow-Origin", "hello", false, false},
+		{"preflight for listed origin", req{method: "OPTIONS", header: map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}}, 204, "Access-Control-Allow-Headers", "", false, false},
+		{"preflight for other origin", req{method: "OPTIONS", header: map[string]string{"Origin": "https://other.example"}}, 403, "", "", true, false},
+		{"preflight for loopback origin", req{method: "OPTIONS", header: map[string]string{"Origin": "http://127.0.0.1:6274", "Access-Control-Request-Method": "POST"}}, 401, "", "", true, false},
+		{"oversized body", req{body: bigBody, header: authz(testToken)}, 413, "", "too large", false, false},
+		{"resource metadata", req{method: "GET", path: "/.well-known/oauth-protected-resource/mcp"}, 200, "", `"bearer_methods_supported":["header"]`, false, false},
+		{"unknown path", req{method: "GET", path: "/vault", header: authz(testToken)}, 404, "", "", false, false},
+		{"GET in stateless mode", req{method: "GET", header: map[string]string{"Authorization": "Bearer " + testToken, "Accept": "text/event-stream"}}, 405, "", "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,8 +178,15 @@ func TestPolicy(t *testing.T) {
 			if tt.status == 401 && !strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://127.0.0.1:`) {
 				t.Fatalf("WWW-Authenticate = %q", r.header.Get("WWW-Authenticate"))
 			}
-			if tt.name == "preflight for other origin" && r.header.Get("Access-Control-Allow-Origin") != "" {
-				t.Fatal("CORS header for an unlisted origin")
+			if tt.exactBody && strings.TrimSpace(r.body) != tt.bodySubstr {
+				t.Fatalf("body %q, want exactly %q", r.body, tt.bodySubstr)
+			}
+			if tt.noCORS {
+				for k := range r.header {
+					if strings.HasPrefix(k, "Access-Control-") {
+						t.Fatalf("CORS header %s for an origin not listed: %v", k, r.header)
+					}
+				}
 			}
 		})
 	}
@@ -281,24 +298,38 @@ func TestReadTimeoutOnlyBoundsReading(t *testing.T) {
 	}
 }
 
-// TestSlowClientIsCut: a client that sends its body slower than the
-// read timeout allows is disconnected (slowloris).
+// TestSlowClientIsCut: a client that sends its headers or its body
+// slower than the read timeout allows is disconnected (slowloris).
 func TestSlowClientIsCut(t *testing.T) {
 	_, base, _ := start(t, Config{Token: testToken, ReadTimeout: 300 * time.Millisecond})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		sent string // what the client sends before it stalls
+	}{
+		{"slow body", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + testToken +
+			"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"},
+		{"slow headers", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + testToken + "\r\nX-Slow: "},
 	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{", testToken)
-	started := time.Now()
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	b, _ := io.ReadAll(conn) // the server must give up and close
-	if took := time.Since(started); took > 3*time.Second {
-		t.Fatalf("slow client held the connection %s", took)
-	}
-	if strings.Contains(string(b), "200 OK") {
-		t.Fatalf("incomplete body served: %q", b)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, tt.sent); err != nil {
+				t.Fatal(err)
+			}
+			started := time.Now()
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			b, err := io.ReadAll(conn) // the server must give up and close
+			if took := time.Since(started); took > 3*time.Second || err != nil {
+				t.Fatalf("slow client held the connection %s (%v)", took, err)
+			}
+			if strings.Contains(string(b), "200 OK") {
+				t.Fatalf("incomplete request served: %q", b)
+			}
+		})
 	}
 }
 
@@ -475,5 +506,67 @@ func TestIsLoopback(t *testing.T) {
 		if got := IsLoopback(in); got != want {
 			t.Errorf("IsLoopback(%q) = %v", in, got)
 		}
+	}
+}
+
+// TestStatefulSSEOnGet: with sessions, a GET carrying the session id
+// opens the session's SSE stream (and it stays open past the write
+// timeout a POST would get); a GET without one is refused.
+func TestStatefulSSEOnGet(t *testing.T) {
+	_, base, _ := start(t, Config{Token: testToken, Stateful: true, RequestTimeout: 200 * time.Millisecond})
+	id, r := initSession(t, base)
+	if r.status != 200 || id == "" {
+		t.Fatalf("initialize: %d %q", r.status, id)
+	}
+	tests := []struct {
+		name    string
+		session string
+		status  int
+	}{
+		{"with the session id", id, 200},
+		{"without a session id", "", 400},
+		{"unknown session id", "no-such-session", 404},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			hr, err := http.NewRequestWithContext(ctx, http.MethodGet, base+MCPPath, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hr.Header.Set("Authorization", "Bearer "+testToken)
+			hr.Header.Set("Accept", "text/event-stream")
+			if tt.session != "" {
+				hr.Header.Set("Mcp-Session-Id", tt.session)
+			}
+			res, err := http.DefaultClient.Do(hr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			if res.StatusCode != tt.status {
+				b, _ := io.ReadAll(res.Body)
+				t.Fatalf("status %d, want %d: %s", res.StatusCode, tt.status, b)
+			}
+			if tt.status != 200 {
+				return
+			}
+			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+				t.Fatalf("Content-Type %q", ct)
+			}
+			// The stream stays open well past the 200 ms request
+			// deadline that bounds a POST: no EOF.
+			done := make(chan error, 1)
+			go func() {
+				_, err := io.Copy(io.Discard, res.Body)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				t.Fatalf("SSE stream ended: %v", err)
+			case <-time.After(500 * time.Millisecond):
+			}
+		})
 	}
 }
