@@ -47,7 +47,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer l.closeOrWarn()
 	defer sf.memLimit.apply(logger)()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()

@@ -129,6 +129,26 @@ func (h *httpFlags) allowedHosts() []string {
 	return append(hosts, splitList(h.hosts)...)
 }
 
+// exposureWarnings are the warnings for a server listening on a
+// non-loopback address (remote): Host names remote clients would use are
+// refused unless listed, and write or memory tools reach the network.
+func exposureWarnings(remote bool, hf *httpFlags, sf *serveFlags) []string {
+	if !remote {
+		return nil
+	}
+	var w []string
+	if len(splitList(hf.hosts)) == 0 {
+		w = append(w, fmt.Sprintf("only these names are accepted in the Host header: %s; add --allow-host NAME for the names remote clients use", strings.Join(hf.allowedHosts(), ", ")))
+	}
+	switch {
+	case sf.enableWrite:
+		w = append(w, "write tools are exposed to the network: any holder of the token can change the vault")
+	case sf.enableMemory:
+		w = append(w, "memory tools are exposed to the network: any holder of the token can write and delete notes in the memory folder")
+	}
+	return w
+}
+
 func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlagSet("serve-http", "--vault PATH [--addr 127.0.0.1:8765] [flags]", stderr)
 	var vf vaultFlags
@@ -157,14 +177,8 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}
 	defer ln.Close()
 	hosts := hf.allowedHosts()
-	remote := !httpserve.IsLoopback(ln.Addr().String())
-	if remote && len(splitList(hf.hosts)) == 0 {
-		logger.Warn("only loopback names are accepted in the Host header: add --allow-host NAME for the names remote clients use", "hosts", hosts)
-	}
-	if remote && sf.enableWrite {
-		logger.Warn("write tools are exposed to the network: any holder of the token can change the vault")
-	} else if remote && sf.enableMemory {
-		logger.Warn("memory tools are exposed to the network: any holder of the token can write and delete notes in the memory folder")
+	for _, w := range exposureWarnings(!httpserve.IsLoopback(ln.Addr().String()), &hf, &sf) {
+		logger.Warn(w)
 	}
 	// The port opens first (/health answers, /ready and /mcp say 503
 	// loading) and the vault loads behind it.
@@ -191,7 +205,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		<-served
 		return err
 	}
-	defer l.Close()
+	defer l.closeOrWarn()
 	defer sf.memLimit.apply(logger)()
 	defer stop() // the watcher stops before the index closes
 	sf.maxFileSize = vf.maxFileSize

@@ -3,8 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"io"
+	"math/big"
 	"net/http"
 	"os"
 	"os/exec"
@@ -46,6 +52,7 @@ func TestServeHTTPRefusesUnsafeStarts(t *testing.T) {
 		{"unreadable tls files", e2eToken, []string{"--tls-cert", weak + ".crt", "--tls-key", weak + ".key"}, 1, "TLS certificate"},
 		{"bad poll interval", e2eToken, []string{"--poll", "10ms"}, 2, "--poll"},
 		{"bad addr", e2eToken, []string{"--addr", "8765"}, 2, "--addr"},
+		{"token as a flag value", "", []string{"--token", e2eToken}, 2, "flag provided but not defined: -token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,6 +175,34 @@ func TestSameAnswersOverStdioAndHTTP(t *testing.T) {
 		})
 	}
 
+	// The same tools (with their schemas), resources, resource templates
+	// and prompts are offered over both transports.
+	lists := []struct {
+		name string
+		list func(*mcp.ClientSession) (any, error)
+	}{
+		{"tools/list", func(cs *mcp.ClientSession) (any, error) { return cs.ListTools(ctx, nil) }},
+		{"resources/list", func(cs *mcp.ClientSession) (any, error) { return cs.ListResources(ctx, nil) }},
+		{"resources/templates/list", func(cs *mcp.ClientSession) (any, error) { return cs.ListResourceTemplates(ctx, nil) }},
+		{"prompts/list", func(cs *mcp.ClientSession) (any, error) { return cs.ListPrompts(ctx, nil) }},
+	}
+	for _, l := range lists {
+		t.Run(l.name, func(t *testing.T) {
+			var got [2]string
+			for i, cs := range []*mcp.ClientSession{stdio, httpc} {
+				res, err := l.list(cs)
+				if err != nil {
+					t.Fatalf("transport %d: %v", i, err)
+				}
+				b, _ := json.Marshal(res)
+				got[i] = string(b)
+			}
+			if got[0] != got[1] || len(got[0]) < 40 {
+				t.Fatalf("stdio and HTTP differ:\nstdio %s\nhttp  %s", got[0], got[1])
+			}
+		})
+	}
+
 	// SIGTERM stops the server cleanly.
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -233,5 +268,173 @@ func TestLiveChangeSeenByEveryHTTPClient(t *testing.T) {
 		if !found(cs) {
 			t.Fatalf("client %d does not see what client 0 sees", i+1)
 		}
+	}
+}
+
+// testCert writes a self-signed certificate and its key as PEM files.
+func testCert(t *testing.T) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// TestServeHTTPCheckWarnings: the start-up checks warn about plain HTTP on
+// a non-loopback address (not when TLS is served directly or the address
+// is loopback) and about a token file other users can read. Nothing
+// listens: check runs before the port opens.
+func TestServeHTTPCheckWarnings(t *testing.T) {
+	cert, key := testCert(t)
+	dir := t.TempDir()
+	private, shared := filepath.Join(dir, "private"), filepath.Join(dir, "shared")
+	for file, mode := range map[string]os.FileMode{private: 0o600, shared: 0o644} {
+		if err := os.WriteFile(file, []byte(e2eToken+"\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(file, mode); err != nil { // umask-proof
+			t.Fatal(err)
+		}
+	}
+	const plain, readable = "serving plain HTTP on a non-loopback address", "readable by other users"
+	tests := []struct {
+		name  string
+		flags httpFlags
+		want  []string // substrings, one per warning, in order
+	}{
+		{"loopback", httpFlags{addr: "127.0.0.1:8765", tokenFile: private}, nil},
+		{"localhost, no auth", httpFlags{addr: "localhost:8765", noAuth: true}, nil},
+		{"remote, plain HTTP", httpFlags{addr: "0.0.0.0:8765", allowRemote: true, tokenFile: private}, []string{plain}},
+		{"remote, all interfaces", httpFlags{addr: ":8765", allowRemote: true, tokenFile: private}, []string{plain}},
+		{"remote with TLS", httpFlags{addr: "0.0.0.0:8765", allowRemote: true, tokenFile: private, tlsCert: cert, tlsKey: key}, nil},
+		{"token file readable by others", httpFlags{addr: "127.0.0.1:8765", tokenFile: shared}, []string{readable}},
+		{"both", httpFlags{addr: "192.0.2.1:8765", allowRemote: true, tokenFile: shared}, []string{plain, readable}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			token, warnings, err := tt.flags.check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantToken := !tt.flags.noAuth; (token == e2eToken) != wantToken {
+				t.Fatalf("token %q", token)
+			}
+			if len(warnings) != len(tt.want) {
+				t.Fatalf("warnings %q, want %q", warnings, tt.want)
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(warnings[i], w) {
+					t.Fatalf("warning %d = %q, want %q", i, warnings[i], w)
+				}
+			}
+		})
+	}
+}
+
+// TestServeHTTPSignalClosesIndex: SIGTERM and SIGINT stop serve-http with
+// exit status 0 after a search through the persistent index, and the
+// index is closed cleanly: SQLite's -wal and -shm files, present while
+// it serves, are gone (a killed process leaves them).
+func TestServeHTTPSignalClosesIndex(t *testing.T) {
+	bin := buildBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			ix := filepath.Join(t.TempDir(), "index.db")
+			if out, err := exec.Command(bin, "index", "--vault", fixtureVault, "--index-file", ix).CombinedOutput(); err != nil {
+				t.Fatalf("index: %v\n%s", err, out)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			url, cmd, log := startHTTP(t, bin, fixtureVault, "--persistent-index", "--index-file", ix)
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).
+				Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{e2eToken}}}, nil)
+			if err != nil {
+				t.Fatalf("connect: %v\n%s", err, log.String())
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_search", Arguments: map[string]any{"query": "chlorophyll"}})
+			if err != nil || res.IsError {
+				t.Fatalf("search: %v %+v", err, res)
+			}
+			if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"bm25"`) {
+				t.Fatalf("the search did not use the persistent index (no bm25 signal): %s", b)
+			}
+			cs.Close()
+			if _, err := os.Stat(ix + "-wal"); err != nil {
+				t.Fatalf("while serving, the index has no WAL (the check below would prove nothing): %v", err)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil || !strings.Contains(log.String(), "serve-http stopped") {
+					t.Fatalf("exit after %s: %v\n%s", sig, err, log.String())
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("serve-http did not stop on %s", sig)
+			}
+			for _, suffix := range []string{"-wal", "-shm"} {
+				if _, err := os.Stat(ix + suffix); !os.IsNotExist(err) {
+					t.Fatalf("index%s still there after %s (index not closed cleanly): %v\n%s", suffix, sig, err, log.String())
+				}
+			}
+			if strings.Contains(log.String(), "not closed cleanly") {
+				t.Fatalf("closing the index failed:\n%s", log.String())
+			}
+		})
+	}
+}
+
+// TestExposureWarnings: on a non-loopback address serve-http warns that
+// only listed Host names are accepted, and that write (or memory) tools
+// reach the network, as SECURITY.md says.
+func TestExposureWarnings(t *testing.T) {
+	const hosts, write, memory = "add --allow-host NAME", "write tools are exposed", "memory tools are exposed"
+	tests := []struct {
+		name   string
+		remote bool
+		hf     httpFlags
+		sf     serveFlags
+		want   []string
+	}{
+		{"loopback, write on", false, httpFlags{addr: "127.0.0.1:8765"}, serveFlags{enableWrite: true}, nil},
+		{"remote, read-only", true, httpFlags{addr: "0.0.0.0:8765"}, serveFlags{}, []string{hosts}},
+		{"remote, hosts listed", true, httpFlags{addr: "0.0.0.0:8765", hosts: "notes.lan"}, serveFlags{}, nil},
+		{"remote, write", true, httpFlags{addr: "0.0.0.0:8765", hosts: "notes.lan"}, serveFlags{enableWrite: true}, []string{write}},
+		{"remote, memory", true, httpFlags{addr: "0.0.0.0:8765"}, serveFlags{enableMemory: true}, []string{hosts, memory}},
+		{"remote, write and memory", true, httpFlags{addr: "0.0.0.0:8765", hosts: "notes.lan"}, serveFlags{enableWrite: true, enableMemory: true}, []string{write}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := exposureWarnings(tt.remote, &tt.hf, &tt.sf)
+			if len(got) != len(tt.want) {
+				t.Fatalf("warnings %q, want %q", got, tt.want)
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i], w) {
+					t.Fatalf("warning %d = %q, want %q", i, got[i], w)
+				}
+			}
+		})
 	}
 }

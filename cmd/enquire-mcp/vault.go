@@ -228,6 +228,15 @@ func (l *loaded) Close() error {
 	return nil
 }
 
+// closeOrWarn is Close for a server's shutdown: an index that does not
+// close cleanly is logged (the process still exits normally; SQLite
+// recovers the WAL at the next open).
+func (l *loaded) closeOrWarn() {
+	if err := l.Close(); err != nil {
+		l.logger.Warn("the index was not closed cleanly", "err", err)
+	}
+}
+
 // load reads the vault and builds the engine. With the persistent index,
 // it opens the index first (PDF text comes from it), syncs it with the
 // loaded notes, and adds BM25 and, when the index holds vectors, the
