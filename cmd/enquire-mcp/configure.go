@@ -33,6 +33,58 @@ type clientConfig struct {
 	format  string // "json" or "toml"
 	snippet []byte
 	merge   func(old []byte) ([]byte, error)
+	// note is printed as a comment before the command or snippet.
+	note string
+}
+
+// tokenNote tells where the client gets serve-http's token ("" when
+// there is none to send).
+func tokenNote(client, httpURL string, noAuth bool) string {
+	switch {
+	case httpURL == "" || noAuth:
+		return ""
+	case client == "claude-code":
+		return "set " + tokenEnv + " to serve-http's token in this shell first (the shell puts it in the header, which Claude Code stores)"
+	}
+	return "the client reads the bearer token from " + tokenEnv + " (set it to serve-http's token in the client's environment)"
+}
+
+// withVSCodeInput adds a VS Code input (a prompt for the token) to the
+// snippet and to the merged file, unless the file has one with its id.
+func withVSCodeInput(cfg clientConfig, input map[string]any) clientConfig {
+	addInput := func(doc map[string]any) error {
+		inputs, ok := doc["inputs"].([]any)
+		if !ok && doc["inputs"] != nil {
+			return fmt.Errorf("%s: \"inputs\" is not a list; add the snippet by hand", cfg.file)
+		}
+		for _, in := range inputs {
+			if m, ok := in.(map[string]any); ok && m["id"] == input["id"] {
+				return nil
+			}
+		}
+		doc["inputs"] = append(inputs, input)
+		return nil
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(cfg.snippet, &doc); err == nil && addInput(doc) == nil {
+		cfg.snippet, _ = marshalJSON(doc)
+	}
+	merge := cfg.merge
+	cfg.merge = func(old []byte) ([]byte, error) {
+		merged, err := merge(old)
+		if err != nil {
+			return nil, err
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(merged, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.file, err)
+		}
+		if err := addInput(doc); err != nil {
+			return nil, err
+		}
+		return marshalJSON(doc)
+	}
+	return cfg
 }
 
 // configureEnv is where configure looks: injected by tests so that paths
@@ -46,10 +98,11 @@ type configureEnv struct {
 }
 
 func runConfigure(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("configure", "--client "+strings.Join(clientNames(), "|")+" [--vault PATH] [--http URL] [--write]", stderr)
+	fs := newFlagSet("configure", "--client "+strings.Join(clientNames(), "|")+" [--vault PATH] [--http URL [--no-auth]] [--write]", stderr)
 	client := fs.String("client", "", "the MCP client: "+strings.Join(clientNames(), ", "))
 	vaultPath := fs.String("vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
 	httpURL := fs.String("http", "", "connect to a running serve-http at this URL instead of starting the binary")
+	noAuth := fs.Bool("no-auth", false, "with --http: the server runs with --no-auth, so send no Authorization header")
 	write := fs.Bool("write", false, "add the server to the client's config file (after a backup) instead of printing it")
 	extra := fs.String("args", "", "extra serve flags, space-separated (e.g. \"--include-pdfs --enable-write\")")
 	if err := parseFlags(fs, args); err != nil {
@@ -59,7 +112,10 @@ func runConfigure(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	cfg, err := buildClientConfig(*client, *vaultPath, *httpURL, strings.Fields(*extra), env)
+	if *noAuth && *httpURL == "" {
+		return usageError("--no-auth goes with --http")
+	}
+	cfg, err := buildClientConfig(*client, *vaultPath, *httpURL, *noAuth, strings.Fields(*extra), env)
 	if err != nil {
 		return err
 	}
@@ -85,9 +141,16 @@ func hostEnv() (configureEnv, error) {
 	return configureEnv{goos: runtime.GOOS, home: home, appData: os.Getenv("APPDATA"), exe: exe, now: time.Now}, nil
 }
 
+// tokenInput is the id of the VS Code input that prompts for the token.
+const tokenInput = "enquire-token"
+
 // buildClientConfig makes the config of one client. The vault is made
 // absolute (a client starts the server from its own working folder).
-func buildClientConfig(client, vaultPath, httpURL string, extra []string, env configureEnv) (clientConfig, error) {
+// With httpURL the client connects to a running serve-http and, unless
+// noAuth, sends the bearer token: taken from ENQUIRE_HTTP_TOKEN (as
+// serve-http does) or, in VS Code, prompted for, so that it is not
+// written into the config file.
+func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []string, env configureEnv) (clientConfig, error) {
 	known := false
 	for _, c := range clientNames() {
 		known = known || c == client
@@ -110,7 +173,13 @@ func buildClientConfig(client, vaultPath, httpURL string, extra []string, env co
 	switch client {
 	case "claude-code":
 		if httpURL != "" {
-			return clientConfig{command: "claude mcp add --transport http " + serverName + " " + shellQuote(httpURL)}, nil
+			cmd := "claude mcp add --transport http " + serverName + " " + shellQuote(httpURL)
+			if !noAuth {
+				// Double quotes: the shell puts the token in when the
+				// command runs; Claude Code stores the header.
+				cmd += ` --header "Authorization: Bearer $` + tokenEnv + `"`
+			}
+			return clientConfig{command: cmd, note: tokenNote(client, httpURL, noAuth)}, nil
 		}
 		return clientConfig{command: "claude mcp add " + serverName + " -- " + shellJoin(append([]string{env.exe}, serveArgs...))}, nil
 	case "claude-desktop":
@@ -129,12 +198,22 @@ func buildClientConfig(client, vaultPath, httpURL string, extra []string, env co
 		entry := map[string]any{"command": env.exe, "args": serveArgs}
 		if httpURL != "" {
 			entry = map[string]any{"url": httpURL}
+			if !noAuth {
+				entry["headers"] = map[string]any{"Authorization": "Bearer ${env:" + tokenEnv + "}"}
+			}
 		}
-		return jsonConfig(join(env.home, ".cursor", "mcp.json"), "mcpServers", entry), nil
+		cfg := jsonConfig(join(env.home, ".cursor", "mcp.json"), "mcpServers", entry)
+		cfg.note = tokenNote(client, httpURL, noAuth)
+		return cfg, nil
 	case "vscode":
 		entry := map[string]any{"type": "stdio", "command": env.exe, "args": serveArgs}
+		var input map[string]any
 		if httpURL != "" {
 			entry = map[string]any{"type": "http", "url": httpURL}
+			if !noAuth {
+				entry["headers"] = map[string]any{"Authorization": "Bearer ${input:" + tokenInput + "}"}
+				input = map[string]any{"type": "promptString", "id": tokenInput, "description": "enquire-mcp serve-http token", "password": true}
+			}
 		}
 		file := join(env.home, ".config", "Code", "User", "mcp.json")
 		switch env.goos {
@@ -143,9 +222,15 @@ func buildClientConfig(client, vaultPath, httpURL string, extra []string, env co
 		case "windows":
 			file = join(env.appData, "Code", "User", "mcp.json")
 		}
-		return jsonConfig(file, "servers", entry), nil
+		cfg := jsonConfig(file, "servers", entry)
+		if input != nil {
+			cfg = withVSCodeInput(cfg, input)
+		}
+		return cfg, nil
 	default: // codex
-		return codexConfig(join(env.home, ".codex", "config.toml"), env.exe, serveArgs, httpURL), nil
+		cfg := codexConfig(join(env.home, ".codex", "config.toml"), env.exe, serveArgs, httpURL, noAuth)
+		cfg.note = tokenNote(client, httpURL, noAuth)
+		return cfg, nil
 	}
 }
 
@@ -220,12 +305,16 @@ func marshalJSON(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// codexConfig is Codex's TOML table for the server.
-func codexConfig(file, exe string, args []string, httpURL string) clientConfig {
+// codexConfig is Codex's TOML table for the server; with httpURL and
+// auth, Codex reads the bearer token from ENQUIRE_HTTP_TOKEN.
+func codexConfig(file, exe string, args []string, httpURL string, noAuth bool) clientConfig {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[mcp_servers.%s]\n", serverName)
 	if httpURL != "" {
 		fmt.Fprintf(&b, "url = %s\n", tomlString(httpURL))
+		if !noAuth {
+			fmt.Fprintf(&b, "bearer_token_env_var = %s\n", tomlString(tokenEnv))
+		}
 	} else {
 		fmt.Fprintf(&b, "command = %s\n", tomlString(exe))
 		quoted := make([]string, len(args))
@@ -279,6 +368,9 @@ func shellJoin(args []string) string {
 }
 
 func printClientConfig(w io.Writer, client string, cfg clientConfig) {
+	if cfg.note != "" {
+		fmt.Fprintf(w, "# %s\n", cfg.note)
+	}
 	if cfg.command != "" {
 		fmt.Fprintf(w, "# run once in a terminal:\n%s\n", cfg.command)
 		return

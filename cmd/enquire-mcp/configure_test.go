@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,10 +35,10 @@ func TestConfigureSnippets(t *testing.T) {
 		{client: "vscode", goos: "windows", vault: `D:\Notes`, file: `C:\Users\Ada\AppData\Roaming\Code\User\mcp.json`, key: "servers", wantCmd: `C:\Program Files\enquire-mcp\enquire-mcp.exe`, wantVault: `D:\Notes`},
 		{client: "vscode", goos: "linux", http: "http://127.0.0.1:8765/mcp", file: "/home/ada/.config/Code/User/mcp.json", key: "servers"},
 		{client: "claude-code", goos: "linux", vault: "/srv/my vault", command: "claude mcp add obsidian -- /opt/enquire/enquire-mcp serve --vault '/srv/my vault'"},
-		{client: "claude-code", goos: "linux", http: "http://127.0.0.1:8765/mcp", command: "claude mcp add --transport http obsidian http://127.0.0.1:8765/mcp"},
+		{client: "claude-code", goos: "linux", http: "http://127.0.0.1:8765/mcp", command: `claude mcp add --transport http obsidian http://127.0.0.1:8765/mcp --header "Authorization: Bearer $ENQUIRE_HTTP_TOKEN"`},
 	} {
 		t.Run(tt.client+"/"+tt.goos+"/"+tt.http, func(t *testing.T) {
-			cfg, err := buildClientConfig(tt.client, tt.vault, tt.http, nil, fixedEnv(tt.goos))
+			cfg, err := buildClientConfig(tt.client, tt.vault, tt.http, false, nil, fixedEnv(tt.goos))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,11 +51,12 @@ func TestConfigureSnippets(t *testing.T) {
 			if cfg.file != tt.file || cfg.format != "json" {
 				t.Fatalf("file %q (%s), want %q", cfg.file, cfg.format, tt.file)
 			}
-			var doc map[string]map[string]map[string]any
+			var doc map[string]any
 			if err := json.Unmarshal(cfg.snippet, &doc); err != nil {
 				t.Fatalf("snippet is not JSON: %v\n%s", err, cfg.snippet)
 			}
-			entry := doc[tt.key]["obsidian"]
+			servers, _ := doc[tt.key].(map[string]any)
+			entry, _ := servers["obsidian"].(map[string]any)
 			if tt.http != "" {
 				if entry["url"] != tt.http {
 					t.Fatalf("entry %v", entry)
@@ -67,16 +69,16 @@ func TestConfigureSnippets(t *testing.T) {
 			}
 		})
 	}
-	if _, err := buildClientConfig("claude-desktop", "", "http://x", nil, fixedEnv("linux")); err == nil {
+	if _, err := buildClientConfig("claude-desktop", "", "http://x", false, nil, fixedEnv("linux")); err == nil {
 		t.Fatal("claude-desktop --http: no error")
 	}
-	if _, err := buildClientConfig("emacs", "/v", "", nil, fixedEnv("linux")); err == nil || !strings.Contains(err.Error(), "claude-code") {
+	if _, err := buildClientConfig("emacs", "/v", "", false, nil, fixedEnv("linux")); err == nil || !strings.Contains(err.Error(), "claude-code") {
 		t.Fatalf("unknown client: %v", err)
 	}
 }
 
 func TestConfigureCodexTOML(t *testing.T) {
-	cfg, err := buildClientConfig("codex", `C:\Vault "x"`, "", []string{"--include-pdfs"}, fixedEnv("windows"))
+	cfg, err := buildClientConfig("codex", `C:\Vault "x"`, "", false, []string{"--include-pdfs"}, fixedEnv("windows"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestConfigureWrite(t *testing.T) {
 	dir := t.TempDir()
 	env := fixedEnv("linux")
 	env.home = dir
-	cfg, err := buildClientConfig("cursor", "/srv/v", "", nil, env)
+	cfg, err := buildClientConfig("cursor", "/srv/v", "", false, nil, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,5 +156,101 @@ func TestConfigureCLIPrintsOnly(t *testing.T) {
 	abs, _ := filepath.Abs(fixtureVault)
 	if !strings.Contains(body, abs) {
 		t.Fatalf("vault path is not absolute: %s", body)
+	}
+}
+
+// TestConfigureHTTPAuth: a config for a running serve-http sends the
+// bearer token (serve-http requires one unless --no-auth), from
+// ENQUIRE_HTTP_TOKEN or, in VS Code, a password prompt, so that no token
+// is written into the config; with --no-auth it sends no header.
+func TestConfigureHTTPAuth(t *testing.T) {
+	const url = "http://127.0.0.1:8765/mcp"
+	tests := []struct {
+		client string
+		noAuth bool
+		want   []string // substrings of the command or snippet
+		absent []string
+	}{
+		{"claude-code", false, []string{`--header "Authorization: Bearer $ENQUIRE_HTTP_TOKEN"`}, nil},
+		{"claude-code", true, nil, []string{"--header", "Authorization"}},
+		{"cursor", false, []string{`"headers": {`, `"Authorization": "Bearer ${env:ENQUIRE_HTTP_TOKEN}"`}, nil},
+		{"cursor", true, nil, []string{"headers", "Authorization"}},
+		{"vscode", false, []string{`"Authorization": "Bearer ${input:enquire-token}"`, `"id": "enquire-token"`, `"password": true`, `"type": "promptString"`}, nil},
+		{"vscode", true, nil, []string{"headers", "inputs"}},
+		{"codex", false, []string{`bearer_token_env_var = "ENQUIRE_HTTP_TOKEN"`}, nil},
+		{"codex", true, nil, []string{"bearer_token"}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/no-auth=%v", tt.client, tt.noAuth), func(t *testing.T) {
+			cfg, err := buildClientConfig(tt.client, "", url, tt.noAuth, nil, fixedEnv("linux"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			printClientConfig(&out, tt.client, cfg)
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, a := range tt.absent {
+				if strings.Contains(out.String(), a) {
+					t.Errorf("has %q:\n%s", a, out.String())
+				}
+			}
+			if note := strings.Contains(out.String(), "ENQUIRE_HTTP_TOKEN to serve-http's token") || strings.Contains(out.String(), "reads the bearer token from ENQUIRE_HTTP_TOKEN"); note == tt.noAuth && tt.client != "vscode" {
+				t.Errorf("note about the token printed = %v:\n%s", note, out.String())
+			}
+		})
+	}
+}
+
+// TestConfigureVSCodeInputMerge: --write adds the token prompt to the
+// file's inputs once, keeping the inputs and servers already there.
+func TestConfigureVSCodeInputMerge(t *testing.T) {
+	cfg, err := buildClientConfig("vscode", "", "http://127.0.0.1:8765/mcp", false, nil, fixedEnv("linux"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, old string
+		inputs    int // inputs in the merged file
+		err       string
+	}{
+		{"no file", "", 1, ""},
+		{"other inputs and servers", `{"inputs": [{"type": "promptString", "id": "other"}], "servers": {"x": {"type": "stdio", "command": "x"}}}`, 2, ""},
+		{"our input already there", `{"inputs": [{"type": "promptString", "id": "enquire-token"}]}`, 1, ""},
+		{"inputs not a list", `{"inputs": {"id": "x"}}`, 0, "not a list"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			merged, err := cfg.merge([]byte(tt.old))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := cfg.merge(merged) // idempotent
+			if err != nil || string(again) != string(merged) {
+				t.Fatalf("second merge changed the file (%v):\n%s\n%s", err, merged, again)
+			}
+			var doc struct {
+				Inputs  []map[string]any          `json:"inputs"`
+				Servers map[string]map[string]any `json:"servers"`
+			}
+			if err := json.Unmarshal(merged, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Inputs) != tt.inputs || doc.Servers["obsidian"]["url"] == nil {
+				t.Fatalf("merged:\n%s", merged)
+			}
+			if strings.Contains(tt.old, `"x"`) && doc.Servers["x"] == nil {
+				t.Fatalf("other server lost:\n%s", merged)
+			}
+		})
 	}
 }

@@ -61,7 +61,7 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if vf.indexFile != "" {
 		extra = append(extra, "--index-file", vf.indexFile)
 	}
-	cfg, err := buildClientConfig(*client, root, "", extra, env)
+	cfg, err := buildClientConfig(*client, root, "", false, extra, env)
 	if err != nil {
 		return err
 	}
