@@ -18,6 +18,7 @@ const (
 	DefaultQueueTimeout   = 2 * time.Second
 	DefaultRequestTimeout = 30 * time.Second
 	DefaultReadTimeout    = 30 * time.Second
+	DefaultIdleTimeout    = 2 * time.Minute
 	DefaultSessionIdle    = 30 * time.Minute
 	DefaultMaxSessions    = 100
 	// MCPPath is where the MCP endpoint is served.
@@ -54,6 +55,9 @@ type Config struct {
 	// slow clients (0 = DefaultReadTimeout). Serving is bounded by
 	// RequestTimeout instead.
 	ReadTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection idle this long between
+	// requests (0 = DefaultIdleTimeout).
+	IdleTimeout time.Duration
 	// Stateful enables sessions (Mcp-Session-Id, SSE on GET, DELETE).
 	Stateful bool
 	// SessionIdle closes a session idle this long (stateful only; 0 =
@@ -94,6 +98,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
 	}
 	if c.SessionIdle <= 0 {
 		c.SessionIdle = DefaultSessionIdle

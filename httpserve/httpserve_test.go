@@ -1,6 +1,7 @@
 package httpserve
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -566,6 +567,47 @@ func TestStatefulSSEOnGet(t *testing.T) {
 			case err := <-done:
 				t.Fatalf("SSE stream ended: %v", err)
 			case <-time.After(500 * time.Millisecond):
+			}
+		})
+	}
+}
+
+// TestIdleConnectionIsClosed: a keep-alive connection left idle after a
+// complete request is closed after the idle timeout, not held forever.
+func TestIdleConnectionIsClosed(t *testing.T) {
+	tests := []struct {
+		name string
+		idle time.Duration
+	}{
+		{"short idle timeout", 300 * time.Millisecond},
+		{"idle timeout longer than the read timeout", 700 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, base, _ := start(t, Config{Token: testToken, ReadTimeout: 200 * time.Millisecond, IdleTimeout: tt.idle})
+			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", testToken, len(echoBody), echoBody)
+			br := bufio.NewReader(conn)
+			res, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || !strings.Contains(string(body), "hello") {
+				t.Fatalf("request: %d %s", res.StatusCode, body)
+			}
+			answered := time.Now()
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if _, err := br.ReadByte(); err != io.EOF {
+				t.Fatalf("idle connection: %v, want EOF (closed by the server)", err)
+			}
+			if took := time.Since(answered); took < tt.idle-50*time.Millisecond || took > tt.idle+2*time.Second {
+				t.Fatalf("idle connection closed after %s, want about %s", took, tt.idle)
 			}
 		})
 	}
