@@ -72,7 +72,7 @@ func Build(snap *vault.Snapshot, kind string, limit int) []Query {
 	}
 	var out []Query
 	for i, q := range cands {
-		if len(targets[keys[i]]) == 1 && enoughText(q.Text) &&
+		if len(targets[keys[i]]) == 1 && EnoughText(q.Text) &&
 			!strings.Contains(strings.ToLower(q.Text), strings.ToLower(snap.Notes[q.Target].Title)) {
 			out = append(out, q)
 		}
@@ -99,8 +99,9 @@ func linkTarget(snap *vault.Snapshot, l vault.Link) (int, bool) {
 	return snap.NoteID(l.Resolved)
 }
 
-// enoughText: ≥ 2 words, or ≥ 3 CJK characters.
-func enoughText(s string) bool {
+// EnoughText reports whether s is long enough to be a known-item query:
+// ≥ 2 words, or ≥ 3 CJK characters.
+func EnoughText(s string) bool {
 	if len(strings.Fields(s)) >= 2 {
 		return true
 	}

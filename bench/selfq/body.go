@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/selftune"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -53,7 +52,7 @@ func buildBody(snap *vault.Snapshot, kind string, limit int) []selftune.Query {
 		if kind != kindTitle {
 			text = bodyQuery(kind, n.Body, i)
 		}
-		if text == "" || !enoughText(text) {
+		if text == "" || !selftune.EnoughText(text) {
 			continue
 		}
 		key := strings.ToLower(strings.Join(strings.Fields(text), " "))
@@ -138,20 +137,6 @@ func bodyQuery(kind, body string, i int) string {
 		return strings.Join(cands[:termsN], " ")
 	}
 	return ""
-}
-
-// enoughText is selftune's rule: ≥ 2 words, or ≥ 3 CJK characters.
-func enoughText(s string) bool {
-	if len(strings.Fields(s)) >= 2 {
-		return true
-	}
-	cjk := 0
-	for _, r := range s {
-		if analysis.IsCJK(r) {
-			cjk++
-		}
-	}
-	return cjk >= 3
 }
 
 // writeMasked copies the vault's notes from root to dir, each query's text

@@ -3,14 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
+	"fmt"
 	"io"
-	"math/big"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/httpserve/httpservetest"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
@@ -204,7 +200,14 @@ func TestSameAnswersOverStdioAndHTTP(t *testing.T) {
 	}
 
 	// SIGTERM stops the server cleanly.
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	stopServeHTTP(t, cmd, syscall.SIGTERM, log)
+}
+
+// stopServeHTTP sends sig to a running serve-http and waits (at most
+// 20 s) for it to exit cleanly, saying so in its log.
+func stopServeHTTP(t *testing.T, cmd *exec.Cmd, sig os.Signal, log fmt.Stringer) {
+	t.Helper()
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -212,10 +215,10 @@ func TestSameAnswersOverStdioAndHTTP(t *testing.T) {
 	select {
 	case err := <-done:
 		if err != nil || !strings.Contains(log.String(), "serve-http stopped") {
-			t.Fatalf("exit after SIGTERM: %v\n%s", err, log.String())
+			t.Fatalf("exit after %s: %v\n%s", sig, err, log.String())
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("serve-http did not stop on SIGTERM")
+		t.Fatalf("serve-http did not stop on %s", sig)
 	}
 }
 
@@ -271,39 +274,12 @@ func TestLiveChangeSeenByEveryHTTPClient(t *testing.T) {
 	}
 }
 
-// testCert writes a self-signed certificate and its key as PEM files.
-func testCert(t *testing.T) (certFile, keyFile string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return certFile, keyFile
-}
-
 // TestServeHTTPCheckWarnings: the start-up checks warn about plain HTTP on
 // a non-loopback address (not when TLS is served directly or the address
 // is loopback) and about a token file other users can read. Nothing
 // listens: check runs before the port opens.
 func TestServeHTTPCheckWarnings(t *testing.T) {
-	cert, key := testCert(t)
+	cert, key, _ := httpservetest.SelfSigned(t)
 	dir := t.TempDir()
 	private, shared := filepath.Join(dir, "private"), filepath.Join(dir, "shared")
 	for file, mode := range map[string]os.FileMode{private: 0o600, shared: 0o644} {
@@ -380,19 +356,7 @@ func TestServeHTTPSignalClosesIndex(t *testing.T) {
 			if _, err := os.Stat(ix + "-wal"); err != nil {
 				t.Fatalf("while serving, the index has no WAL (the check below would prove nothing): %v", err)
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil || !strings.Contains(log.String(), "serve-http stopped") {
-					t.Fatalf("exit after %s: %v\n%s", sig, err, log.String())
-				}
-			case <-time.After(20 * time.Second):
-				t.Fatalf("serve-http did not stop on %s", sig)
-			}
+			stopServeHTTP(t, cmd, sig, log)
 			for _, suffix := range []string{"-wal", "-shm"} {
 				if _, err := os.Stat(ix + suffix); !os.IsNotExist(err) {
 					t.Fatalf("index%s still there after %s (index not closed cleanly): %v\n%s", suffix, sig, err, log.String())
