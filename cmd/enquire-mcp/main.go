@@ -68,9 +68,24 @@ func commands() []command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go exitOnSecondSignal(ctx, os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// exitOnSecondSignal exits at once (code 130) on a second interrupt or
+// SIGTERM: the first one asks for a graceful stop (serve-http waits up to
+// httpserve.ShutdownTimeout for requests in flight), and a user who
+// presses Ctrl-C again does not want to wait. Nothing is lost that a
+// kill would not lose: the index commits in transactions.
+func exitOnSecondSignal(ctx context.Context, stderr io.Writer) {
+	<-ctx.Done()
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	<-again
+	fmt.Fprintln(stderr, "enquire-mcp: interrupted again, exiting without waiting")
+	os.Exit(130)
 }
 
 // run executes the command line and returns the exit code: 0 on success,

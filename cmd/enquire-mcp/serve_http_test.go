@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -400,5 +402,44 @@ func TestExposureWarnings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSecondSignalExitsAtOnce: the first SIGINT starts a graceful stop
+// that waits for a request in flight (here a POST whose body never
+// arrives); a second SIGINT ends the process at once with code 130.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	bin := buildBinary(t)
+	u, cmd, log := startHTTP(t, bin, fixtureVault)
+	host := strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/mcp")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{", host, e2eToken)
+	time.Sleep(300 * time.Millisecond) // the server is now reading the body
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("serve-http exited on the first SIGINT with a request in flight (%v): the test proves nothing\n%s", err, log.String())
+	case <-time.After(time.Second):
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(log.String(), "interrupted again") {
+			t.Fatalf("after a second SIGINT: %v, want exit code 130 and a message\n%s", err, log.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("serve-http still running 5 s after a second SIGINT\n%s", log.String())
 	}
 }
