@@ -315,14 +315,7 @@ func TestServeHTTPCheckWarnings(t *testing.T) {
 			if wantToken := !tt.flags.noAuth; (token == e2eToken) != wantToken {
 				t.Fatalf("token %q", token)
 			}
-			if len(warnings) != len(tt.want) {
-				t.Fatalf("warnings %q, want %q", warnings, tt.want)
-			}
-			for i, w := range tt.want {
-				if !strings.Contains(warnings[i], w) {
-					t.Fatalf("warning %d = %q, want %q", i, warnings[i], w)
-				}
-			}
+			checkWarnings(t, warnings, tt.want)
 		})
 	}
 }
@@ -392,15 +385,7 @@ func TestExposureWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := exposureWarnings(tt.remote, &tt.hf, &tt.sf)
-			if len(got) != len(tt.want) {
-				t.Fatalf("warnings %q, want %q", got, tt.want)
-			}
-			for i, w := range tt.want {
-				if !strings.Contains(got[i], w) {
-					t.Fatalf("warning %d = %q, want %q", i, got[i], w)
-				}
-			}
+			checkWarnings(t, exposureWarnings(tt.remote, &tt.hf, &tt.sf), tt.want)
 		})
 	}
 }
@@ -441,5 +426,19 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatalf("serve-http still running 5 s after a second SIGINT\n%s", log.String())
+	}
+}
+
+// checkWarnings requires one warning per wanted fragment, in order, each
+// containing its fragment.
+func checkWarnings(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("warnings %q, want %q", got, want)
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) {
+			t.Fatalf("warning %d = %q, want %q", i, got[i], w)
+		}
 	}
 }
