@@ -1,0 +1,126 @@
+package onnx
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
+)
+
+// refText is one line of testdata/minilm/reference.jsonl: a text and the
+// token ids all-MiniLM-L6-v2's own tokenizer gives it (256 at most).
+type refText struct {
+	Text string  `json:"text"`
+	IDs  []int64 `json:"ids"`
+}
+
+// loadReference reads the reference texts and their vectors (see
+// testdata/minilm/README.md).
+func loadReference(t testing.TB) ([]refText, [][]float32) {
+	t.Helper()
+	f, err := os.Open("testdata/minilm/reference.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var texts []refText
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r refText
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/minilm/vectors.f32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dim = 384
+	if len(raw) != len(texts)*dim*4 {
+		t.Fatalf("vectors.f32 has %d bytes, want %d texts × %d × 4", len(raw), len(texts), dim)
+	}
+	vecs := make([][]float32, len(texts))
+	for i := range vecs {
+		vecs[i] = make([]float32, dim)
+		for j := range dim {
+			vecs[i][j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[(i*dim+j)*4:]))
+		}
+	}
+	return texts, vecs
+}
+
+// realModel is the raw all-MiniLM-L6-v2 folder (safetensors, tokenizer.json,
+// config.json) under $ENQUIRE_TEST_MODELS, as scripts/fetch-models.sh
+// unpacks it; the test skips when it is absent, since tests never download.
+func realModel(t testing.TB) string {
+	t.Helper()
+	root := os.Getenv("ENQUIRE_TEST_MODELS")
+	dir := filepath.Join(root, "all-MiniLM-L6-v2")
+	if root == "" {
+		t.Skip("ENQUIRE_TEST_MODELS is not set (scripts/fetch-models.sh fetches the real weights)")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "model.safetensors")); err != nil {
+		t.Skipf("no real weights in %s (scripts/fetch-models.sh): %v", dir, err)
+	}
+	return dir
+}
+
+// cosine of two vectors, in float64.
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+// TestMiniLMTokensMatchReference checks the pure-Go tokenizer, with the
+// special tokens and the 256-token cut the embedder adds, token for token
+// against the model's own tokenizer on every reference text.
+func TestMiniLMTokensMatchReference(t *testing.T) {
+	dir := realModel(t)
+	data, err := os.ReadFile(filepath.Join(dir, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokenizer.Parse(data, tokenizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := tok.Special()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := Lookup("all-MiniLM-L6-v2")
+	texts, _ := loadReference(t)
+	var ws tokenizer.Workspace
+	long := 0
+	for i, r := range texts {
+		seq, cut := single(tok.Encode(&ws, r.Text), sp, spec.MaxLength)
+		if cut {
+			long++
+		}
+		if !slices.Equal(seq.ids, r.IDs) {
+			t.Errorf("text %d %.40q: ids differ\n got %v\nwant %v", i, r.Text, seq.ids, r.IDs)
+		}
+	}
+	if long == 0 {
+		t.Error("no reference text reached the 256-token window")
+	}
+}
