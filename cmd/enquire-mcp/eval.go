@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/eval"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
@@ -31,6 +32,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var weights weightsFlag
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
+	boostStrength := fs.Float64("boost-strength", 0, fmt.Sprintf("the graph boost's strength for every configuration (default %g)", rankers.BoostStrength))
 	noSelfTune := fs.Bool("no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (a --dump-lists for bench/fusionlab wants it)")
 	var tune tuneFlags
 	tune.register(fs)
@@ -58,7 +60,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune, tune: tune}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune, tune: tune, boostStrength: *boostStrength}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}

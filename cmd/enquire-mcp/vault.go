@@ -15,6 +15,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
@@ -57,6 +58,9 @@ type vaultFlags struct {
 	// statePread makes every saved engine state read with pread, however
 	// small (tests of that path; see stateReadMappedMax).
 	statePread bool
+	// boostStrength, when > 0, replaces rankers.BoostStrength (eval's
+	// --boost-strength, for measuring it).
+	boostStrength float64
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -263,6 +267,9 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
 		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit, BM25: v.tune.bm25(), BM25Proximity: v.tune.proximity}
+	if v.boostStrength > 0 {
+		l.searchOpts.Boost = graph.BoostOptions{Depth: rankers.BoostDepth, Strength: v.boostStrength}
+	}
 	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
 		return nil, err
 	}
