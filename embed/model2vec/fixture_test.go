@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed/safetensors"
 )
 
 // testTensor is a tensor to write into a safetensors fixture.
@@ -51,7 +53,7 @@ func f32Bytes(v []float32) []byte {
 func f16Bytes(v []float32) []byte {
 	out := make([]byte, 0, 2*len(v))
 	for _, x := range v {
-		out = binary.LittleEndian.AppendUint16(out, f32ToF16(x))
+		out = binary.LittleEndian.AppendUint16(out, safetensors.F32ToF16(x))
 	}
 	return out
 }

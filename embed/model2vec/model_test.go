@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/safetensors"
 )
 
 // loadFixture writes files into a fresh folder called name and loads it.
@@ -78,7 +79,7 @@ func TestEmbedMatchesModel2VecMath(t *testing.T) {
 	emb := testEmbeddings(rows)
 	half := make([]float32, len(emb))
 	for i, x := range emb {
-		half[i] = f16ToF32(f32ToF16(x))
+		half[i] = safetensors.F16ToF32(safetensors.F32ToF16(x))
 	}
 	weights := make([]float32, rows)
 	for i := range weights {

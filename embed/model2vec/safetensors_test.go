@@ -132,32 +132,3 @@ func TestReadTensorFileCancelled(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
-
-// FuzzParseHeader feeds arbitrary bytes to the header parser: it must
-// return an error or a header whose tensors all lie inside the data.
-func FuzzParseHeader(f *testing.F) {
-	f.Add(safetensorsBytes([]testTensor{{"embeddings", "F32", []int64{2, 2}, make([]byte, 16)}}, map[string]string{"format": "np"}))
-	f.Add(rawFile(`{"a":{"dtype":"F16","shape":[1,3],"data_offsets":[0,6]},"b":{"dtype":"I8","shape":[],"data_offsets":[6,7]}}`, make([]byte, 7)))
-	f.Add(rawFile(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}}`, nil))
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
-	f.Fuzz(func(t *testing.T, file []byte) {
-		n, err := headerLen(file, int64(len(file)))
-		if err != nil {
-			return
-		}
-		dataLen := int64(len(file)) - 8 - n
-		h, err := parseHeader(file[8:8+n], dataLen)
-		if err != nil {
-			if !errors.Is(err, ErrSafetensors) {
-				t.Fatalf("error without ErrSafetensors: %v", err)
-			}
-			return
-		}
-		for _, ti := range h.sorted() {
-			size, _ := dtypeSize(ti.DType)
-			if ti.Begin < 0 || ti.End > dataLen || ti.Begin > ti.End || uint64(ti.End-ti.Begin) != uint64(ti.elems())*size {
-				t.Fatalf("accepted bad tensor %+v (data %d bytes)", ti, dataLen)
-			}
-		}
-	})
-}

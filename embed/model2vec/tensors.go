@@ -11,8 +11,12 @@ import (
 	"math"
 	"os"
 
+	"github.com/enquire-mcp/enquire-mcp/embed/safetensors"
 	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
+
+// ErrSafetensors marks a model.safetensors file that is malformed.
+var ErrSafetensors = safetensors.ErrInvalid
 
 // ErrUnsupported marks a model that uses a feature this package does not
 // implement (a dtype, a tokenizer model, a normalizer...).
@@ -48,23 +52,10 @@ func readTensorFile(ctx context.Context, path string) (*tensors, error) {
 	h := sha256.New()
 	r := &countingReader{r: io.TeeReader(bufio.NewReaderSize(f, 1<<20), h)}
 
-	var prefix [8]byte
-	if _, err := io.ReadFull(r, prefix[:]); err != nil {
-		return nil, fmt.Errorf("%s: %w: file too short for the header length", path, ErrSafetensors)
-	}
-	n, err := headerLen(prefix[:], st.Size())
+	hdr, err := safetensors.ReadHeader(r, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	hdrBytes := make([]byte, n)
-	if _, err := io.ReadFull(r, hdrBytes); err != nil {
-		return nil, fmt.Errorf("%s: %w: reading header: %v", path, ErrSafetensors, err)
-	}
-	hdr, err := parseHeader(hdrBytes, st.Size()-8-n)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	hdr.DataStart = 8 + n
 
 	t := &tensors{}
 	wanted, err := t.plan(hdr)
@@ -73,7 +64,7 @@ func readTensorFile(ctx context.Context, path string) (*tensors, error) {
 	}
 	pos := int64(0)
 	buf := make([]byte, 1<<20)
-	for _, ti := range hdr.sorted() {
+	for _, ti := range hdr.Sorted() {
 		dst, ok := wanted[ti.Name]
 		if !ok {
 			continue
@@ -98,8 +89,8 @@ func readTensorFile(ctx context.Context, path string) (*tensors, error) {
 
 // plan picks the tensors to decode, checks their shapes and allocates
 // their destinations. The map values are *[]float32 or *[]int32.
-func (t *tensors) plan(h *stHeader) (map[string]any, error) {
-	var emb tensorInfo
+func (t *tensors) plan(h *safetensors.Header) (map[string]any, error) {
+	var emb safetensors.TensorInfo
 	found := false
 	for _, name := range embeddingNames {
 		if ti, ok := h.Tensors[name]; ok {
@@ -109,7 +100,7 @@ func (t *tensors) plan(h *stHeader) (map[string]any, error) {
 	}
 	if !found {
 		names := make([]string, 0, len(h.Tensors))
-		for _, ti := range h.sorted() {
+		for _, ti := range h.Sorted() {
 			names = append(names, ti.Name)
 		}
 		return nil, fmt.Errorf("%w: no embedding tensor (looked for %q, file has %q)", ErrSafetensors, embeddingNames[:], names)
@@ -121,20 +112,20 @@ func (t *tensors) plan(h *stHeader) (map[string]any, error) {
 		return nil, fmt.Errorf("%w: embedding dtype %s (supported: F32, F16, BF16, F64, I8)", ErrUnsupported, emb.DType)
 	}
 	t.rows, t.dim = int(emb.Shape[0]), int(emb.Shape[1])
-	t.emb = make([]float32, emb.elems())
+	t.emb = make([]float32, emb.Elems())
 	wanted := map[string]any{emb.Name: &t.emb}
 	if w, ok := h.Tensors["weights"]; ok {
 		if !isFloatDType(w.DType) || !isVector(w.Shape) {
 			return nil, fmt.Errorf("%w: weights tensor is %s %v, want a float vector", ErrUnsupported, w.DType, w.Shape)
 		}
-		t.weights = make([]float32, w.elems())
+		t.weights = make([]float32, w.Elems())
 		wanted[w.Name] = &t.weights
 	}
 	if m, ok := h.Tensors["mapping"]; ok {
 		if !isIntDType(m.DType) || !isVector(m.Shape) {
 			return nil, fmt.Errorf("%w: mapping tensor is %s %v, want an integer vector", ErrUnsupported, m.DType, m.Shape)
 		}
-		t.mapping = make([]int32, m.elems())
+		t.mapping = make([]int32, m.Elems())
 		wanted[m.Name] = &t.mapping
 	}
 	return wanted, nil
@@ -167,8 +158,8 @@ func isIntDType(dtype string) bool {
 
 // readTensor streams one tensor into dst through buf. Float tensors must
 // be finite.
-func readTensor(ctx context.Context, r io.Reader, ti tensorInfo, dst any, buf []byte) error {
-	sz, _ := dtypeSize(ti.DType)
+func readTensor(ctx context.Context, r io.Reader, ti safetensors.TensorInfo, dst any, buf []byte) error {
+	sz, _ := safetensors.DTypeSize(ti.DType)
 	size := int(sz)
 	buf = buf[:len(buf)/size*size]
 	remaining := ti.End - ti.Begin
@@ -214,28 +205,12 @@ func firstNonFinite(v []float32) int {
 // decodeFloats converts little-endian elements of a float dtype (see
 // isFloatDType) to float32.
 func decodeFloats(dst []float32, src []byte, dtype string) {
-	le := binary.LittleEndian
-	switch dtype {
-	case "F32":
-		for i := range dst {
-			dst[i] = math.Float32frombits(le.Uint32(src[4*i:]))
-		}
-	case "F16":
-		for i := range dst {
-			dst[i] = f16ToF32(le.Uint16(src[2*i:]))
-		}
-	case "BF16":
-		for i := range dst {
-			dst[i] = math.Float32frombits(uint32(le.Uint16(src[2*i:])) << 16)
-		}
-	case "F64":
-		for i := range dst {
-			dst[i] = float32(math.Float64frombits(le.Uint64(src[8*i:])))
-		}
-	case "I8":
-		for i := range dst {
-			dst[i] = float32(int8(src[i]))
-		}
+	if dtype != "I8" {
+		safetensors.DecodeFloats(dst, src, dtype)
+		return
+	}
+	for i := range dst {
+		dst[i] = float32(int8(src[i]))
 	}
 }
 

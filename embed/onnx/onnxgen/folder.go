@@ -19,7 +19,7 @@ func (m *Model) WriteFolder(dir string, tokenizerJSON []byte, alias string) erro
 	cfg, err := json.Marshal(map[string]any{
 		"model_type": "bert", "hidden_size": m.Hidden, "num_hidden_layers": m.Layers, "num_attention_heads": m.Heads,
 		"intermediate_size": m.Intermediate, "max_position_embeddings": m.MaxPositions, "type_vocab_size": m.TypeVocab,
-		"vocab_size": m.Vocab, "pad_token_id": 0, "layer_norm_eps": lnEps, "hidden_act": "gelu",
+		"vocab_size": m.Vocab, "pad_token_id": 0, "layer_norm_eps": m.eps(), "hidden_act": "gelu",
 	})
 	if err != nil {
 		return err

@@ -1,9 +1,11 @@
-// Package onnxgen writes small BERT-shaped ONNX models with random
-// weights, and computes their outputs again in plain Go. The ort tests
-// and benchmarks use them: no real transformer weights can be downloaded
-// where the tests run, so the machinery (the ONNX Runtime session, the
-// tokenizer, padding, pooling, the cross-encoder head) is checked against
-// a second, independent computation instead of a published model.
+// Package onnxgen writes BERT-shaped ONNX models, and computes their
+// outputs again in plain Go. New generates random weights: the ort tests
+// and benchmarks check the machinery (the ONNX Runtime session, the
+// tokenizer, padding, pooling, the cross-encoder head) against the second
+// computation without a published model. FromCheckpoint takes the real
+// weights of a Hugging Face BERT checkpoint (config.json and
+// model.safetensors), which is how install-model turns a model shipped
+// without an ONNX file into one ONNX Runtime runs.
 //
 // The graph is a BERT encoder as Hugging Face exports it: word, position
 // and token-type embeddings, LayerNorm, then per layer multi-head
@@ -27,6 +29,17 @@ type Config struct {
 	CrossEncoder bool
 	// Seed makes the weights reproducible.
 	Seed uint64
+	// LayerNormEps is the epsilon of every LayerNorm; 0 means BERT's
+	// 1e-12.
+	LayerNormEps float64
+}
+
+// eps is the LayerNorm epsilon in use.
+func (c Config) eps() float64 {
+	if c.LayerNormEps > 0 {
+		return c.LayerNormEps
+	}
+	return lnEps
 }
 
 // MiniLM is the shape of all-MiniLM-L6-v2 and ms-marco-MiniLM-L-6-v2:
@@ -98,6 +111,7 @@ func around(rng *rand.Rand, n int, center float64) []float32 {
 
 // graph accumulates nodes and initializers.
 type graph struct {
+	eps   float64 // LayerNorm epsilon
 	nodes []node
 	inits []tensor
 	n     int
@@ -132,15 +146,15 @@ func (g *graph) linear(x, name string, w, b []float32, in, out int) string {
 func (g *graph) layerNorm(x, name string, gamma, beta []float32) string {
 	n := int64(len(gamma))
 	return g.op("LayerNormalization", []string{x, g.weight(name+".g", gamma, n), g.weight(name+".b", beta, n)},
-		intAttr("axis", -1), floatAttr("epsilon", lnEps))
+		intAttr("axis", -1), floatAttr("epsilon", float32(g.eps)))
 }
 
-// lnEps is BERT's layer_norm_eps.
+// lnEps is BERT's default layer_norm_eps.
 const lnEps = 1e-12
 
 // encode writes the ONNX ModelProto (IR 8, opset 17).
 func (m *Model) encode() []byte {
-	g := &graph{}
+	g := &graph{eps: m.eps()}
 	h, heads := int64(m.Hidden), int64(m.Heads)
 	hd := h / heads
 	x := g.op("Add", []string{

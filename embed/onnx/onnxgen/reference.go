@@ -33,7 +33,7 @@ func (m *Model) embed(ids, typeIDs []int64) [][]float64 {
 		for i := range v {
 			v[i] = float64(m.word[int(id)*h+i]) + float64(m.pos[s*h+i]) + float64(m.typ[int(typeIDs[s])*h+i])
 		}
-		x[s] = layerNorm(v, m.lng, m.lnb)
+		x[s] = layerNorm(v, m.lng, m.lnb, m.eps())
 	}
 	return x
 }
@@ -75,7 +75,7 @@ func (m *Model) layer(l layer, x [][]float64, mask []int64) [][]float64 {
 		for i := range a {
 			a[i] += x[s][i]
 		}
-		a = layerNorm(a, l.ln1g, l.ln1b)
+		a = layerNorm(a, l.ln1g, l.ln1b, m.eps())
 		f := linear(a, l.w1, l.b1)
 		for i, z := range f {
 			f[i] = 0.5 * z * (1 + math.Erf(z/math.Sqrt2))
@@ -84,7 +84,7 @@ func (m *Model) layer(l layer, x [][]float64, mask []int64) [][]float64 {
 		for i := range f {
 			f[i] += a[i]
 		}
-		out[s] = layerNorm(f, l.ln2g, l.ln2b)
+		out[s] = layerNorm(f, l.ln2g, l.ln2b, m.eps())
 	}
 	return out
 }
@@ -104,7 +104,7 @@ func linear(x []float64, w, b []float32) []float64 {
 	return out
 }
 
-func layerNorm(v []float64, g, b []float32) []float64 {
+func layerNorm(v []float64, g, b []float32, eps float64) []float64 {
 	mean, vr := 0.0, 0.0
 	for _, x := range v {
 		mean += x
@@ -116,7 +116,7 @@ func layerNorm(v []float64, g, b []float32) []float64 {
 	vr /= float64(len(v))
 	out := make([]float64, len(v))
 	for i, x := range v {
-		out[i] = (x-mean)/math.Sqrt(vr+lnEps)*float64(g[i]) + float64(b[i])
+		out[i] = (x-mean)/math.Sqrt(vr+eps)*float64(g[i]) + float64(b[i])
 	}
 	return out
 }

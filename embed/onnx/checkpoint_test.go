@@ -1,0 +1,97 @@
+//go:build ort
+
+package onnx
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
+)
+
+// TestModelsEnv names a folder of raw model folders as their publishers
+// ship them (all-MiniLM-L6-v2/ holding config.json, model.safetensors and
+// tokenizer.json; scripts/fetch-models.sh makes one). Tests that need
+// real weights skip without it.
+const TestModelsEnv = "ENQUIRE_TEST_MODELS"
+
+// rawModel is the folder of a raw model under $ENQUIRE_TEST_MODELS, or a
+// skip.
+func rawModel(t *testing.T, name string) string {
+	t.Helper()
+	root := os.Getenv(TestModelsEnv)
+	if root == "" {
+		t.Skipf("%s is not set: no real %s weights (scripts/fetch-models.sh fetches them)", TestModelsEnv, name)
+	}
+	dir := filepath.Join(root, name)
+	if _, err := os.Stat(filepath.Join(dir, onnxgen.WeightsFile)); err != nil {
+		t.Skipf("no real %s weights: %v", name, err)
+	}
+	return dir
+}
+
+// TestRealCheckpointMatchesReference converts the real all-MiniLM-L6-v2
+// weights and embeds texts in ONNX Runtime. The vectors must match
+// onnxgen's float64 Forward on the same weights, and the first components
+// those of an independent float64 numpy computation from
+// model.safetensors in PyTorch's conventions (x·Wᵀ + b), with the ids
+// Hugging Face's tokenizers library gives: that checks the mapping of the
+// checkpoint's tensors, which both of the Go computations share.
+func TestRealCheckpointMatchesReference(t *testing.T) {
+	raw := rawModel(t, "all-MiniLM-L6-v2")
+	m, err := onnxgen.FromCheckpoint(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := os.ReadFile(filepath.Join(raw, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "model")
+	if err := m.WriteFolder(dir, tok, "all-MiniLM-L6-v2"); err != nil {
+		t.Fatal(err)
+	}
+	e := openEmbedder(t, dir, 8)
+	tests := []struct {
+		text  string
+		ids   []int64
+		numpy [4]float64
+	}{
+		{"A man is eating food.", []int64{101, 1037, 2158, 2003, 5983, 2833, 1012, 102}, [4]float64{0.033242, 0.004406, -0.006277, 0.048379}},
+		{"A man is eating a piece of bread.", []int64{101, 1037, 2158, 2003, 5983, 1037, 3538, 1997, 7852, 1012, 102}, [4]float64{0.052518, 0.055241, -0.011188, -0.005745}},
+		{"A cheetah is running behind its prey.", []int64{101, 1037, 18178, 12928, 2232, 2003, 2770, 2369, 2049, 8336, 1012, 102}, [4]float64{0.022849, 0.104054, -0.033967, -0.024382}},
+		{"Obsidian vaults hold Markdown notes.", []int64{101, 29042, 28658, 2907, 2928, 7698, 3964, 1012, 102}, [4]float64{0.014264, 0.087922, -0.029071, -0.010337}},
+	}
+	texts := make([]string, len(tests))
+	for i, tt := range tests {
+		texts[i] = tt.text
+	}
+	got, err := e.Embed(context.Background(), texts, embed.Document)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range tests {
+		if d := maxDiff(got[i], refVector(m, tt.ids, false)); d > 1e-5 {
+			t.Errorf("%q: max difference from onnxgen's Forward %.3g (want ≤ 1e-5)", tt.text, d)
+		}
+		if d := maxDiff(got[i][:4], tt.numpy[:]); d > 2e-6 {
+			t.Errorf("%q: first components %v, numpy gives %v", tt.text, got[i][:4], tt.numpy)
+		}
+	}
+	// The model's purpose, as a last sanity check: the two sentences
+	// about eating are closer to each other than to the cheetah.
+	cos := func(a, b []float32) float64 {
+		s := 0.0
+		for i := range a {
+			s += float64(a[i]) * float64(b[i])
+		}
+		return s
+	}
+	if near, far := cos(got[0], got[1]), cos(got[0], got[2]); near < far+0.3 || math.IsNaN(near) {
+		t.Errorf("cos(food, bread) = %.3f, cos(food, cheetah) = %.3f", near, far)
+	}
+}
