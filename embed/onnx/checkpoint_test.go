@@ -13,27 +13,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 )
 
-// TestModelsEnv names a folder of raw model folders as their publishers
-// ship them (all-MiniLM-L6-v2/ holding config.json, model.safetensors and
-// tokenizer.json; scripts/fetch-models.sh makes one). Tests that need
-// real weights skip without it.
-const TestModelsEnv = "ENQUIRE_TEST_MODELS"
-
-// rawModel is the folder of a raw model under $ENQUIRE_TEST_MODELS, or a
-// skip.
-func rawModel(t *testing.T, name string) string {
-	t.Helper()
-	root := os.Getenv(TestModelsEnv)
-	if root == "" {
-		t.Skipf("%s is not set: no real %s weights (scripts/fetch-models.sh fetches them)", TestModelsEnv, name)
-	}
-	dir := filepath.Join(root, name)
-	if _, err := os.Stat(filepath.Join(dir, onnxgen.WeightsFile)); err != nil {
-		t.Skipf("no real %s weights: %v", name, err)
-	}
-	return dir
-}
-
 // TestRealCheckpointMatchesReference converts the real all-MiniLM-L6-v2
 // weights and embeds texts in ONNX Runtime. The vectors must match
 // onnxgen's float64 Forward on the same weights, and the first components

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
 
@@ -60,18 +61,23 @@ func loadReference(t testing.TB) ([]refText, [][]float32) {
 	return texts, vecs
 }
 
-// realModel is the raw all-MiniLM-L6-v2 folder (safetensors, tokenizer.json,
-// config.json) under $ENQUIRE_TEST_MODELS, as scripts/fetch-models.sh
-// unpacks it; the test skips when it is absent, since tests never download.
-func realModel(t testing.TB) string {
+// TestModelsEnv names a folder of raw model folders as their publishers
+// ship them (all-MiniLM-L6-v2/ holding config.json, model.safetensors and
+// tokenizer.json; scripts/fetch-models.sh makes one). Tests that need
+// real weights skip without it.
+const TestModelsEnv = "ENQUIRE_TEST_MODELS"
+
+// rawModel is the folder of a raw model under $ENQUIRE_TEST_MODELS, or a
+// skip.
+func rawModel(t *testing.T, name string) string {
 	t.Helper()
-	root := os.Getenv("ENQUIRE_TEST_MODELS")
-	dir := filepath.Join(root, "all-MiniLM-L6-v2")
+	root := os.Getenv(TestModelsEnv)
 	if root == "" {
-		t.Skip("ENQUIRE_TEST_MODELS is not set (scripts/fetch-models.sh fetches the real weights)")
+		t.Skipf("%s is not set: no real %s weights (scripts/fetch-models.sh fetches them)", TestModelsEnv, name)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "model.safetensors")); err != nil {
-		t.Skipf("no real weights in %s (scripts/fetch-models.sh): %v", dir, err)
+	dir := filepath.Join(root, name)
+	if _, err := os.Stat(filepath.Join(dir, onnxgen.WeightsFile)); err != nil {
+		t.Skipf("no real %s weights: %v", name, err)
 	}
 	return dir
 }
@@ -94,7 +100,7 @@ func cosine(a, b []float32) float64 {
 // special tokens and the 256-token cut the embedder adds, token for token
 // against the model's own tokenizer on every reference text.
 func TestMiniLMTokensMatchReference(t *testing.T) {
-	dir := realModel(t)
+	dir := rawModel(t, "all-MiniLM-L6-v2")
 	data, err := os.ReadFile(filepath.Join(dir, "tokenizer.json"))
 	if err != nil {
 		t.Fatal(err)
