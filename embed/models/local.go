@@ -105,35 +105,39 @@ func InstallLocal(ctx context.Context, spec onnx.Spec, src, cacheDir string) (st
 	return dest, nil
 }
 
-// prepared is a checked source: the files to copy, by their path in the
-// model folder, and onnxData, the graph converted from the checkpoint
-// when the source has none.
+// prepared is a checked source: the contents of the files to install,
+// by their path in the model folder, as they were checked (a later
+// change to the source does not reach the install); onnxPath is an ONNX
+// graph the source already had, copied as it is.
 type prepared struct {
-	files    map[string]string // install path -> source path
-	onnxData []byte
+	files    map[string][]byte
+	onnxPath string
 }
 
 // prepare checks the source folder and converts its checkpoint.
 func prepare(ctx context.Context, spec onnx.Spec, dir string) (*prepared, error) {
-	p := &prepared{files: map[string]string{}}
+	p := &prepared{files: map[string][]byte{}}
 	for _, name := range copiedFiles {
 		src := filepath.Join(dir, filepath.FromSlash(name))
 		st, err := os.Stat(src)
 		switch {
-		case err == nil && st.Mode().IsRegular():
-			if st.Size() > maxFileBytes {
-				return nil, fmt.Errorf("%w: %s is over %d bytes", ErrBadSource, name, maxFileBytes)
+		case err == nil && !st.Mode().IsRegular():
+			return nil, fmt.Errorf("%w: %s is not a file", ErrBadSource, name)
+		case err == nil && st.Size() > maxFileBytes:
+			return nil, fmt.Errorf("%w: %s is over %d bytes", ErrBadSource, name, maxFileBytes)
+		case err == nil:
+			if p.files[name], err = os.ReadFile(src); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrBadSource, err)
 			}
-			p.files[name] = src
-		case err == nil || !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("%w: %s is not a readable file: %v", ErrBadSource, name, err)
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("%w: %v", ErrBadSource, err)
 		case name == onnxgen.ConfigFile || name == tokenizerFile:
 			return nil, fmt.Errorf("%w: no %s in %s", ErrBadSource, name, dir)
 		}
 	}
 	for _, name := range onnxNames {
 		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err == nil && st.Mode().IsRegular() {
-			p.files[onnx.ModelFile] = filepath.Join(dir, filepath.FromSlash(name))
+			p.onnxPath = filepath.Join(dir, filepath.FromSlash(name))
 			break
 		}
 	}
@@ -141,20 +145,13 @@ func prepare(ctx context.Context, spec onnx.Spec, dir string) (*prepared, error)
 		Vocab  int `json:"vocab_size"`
 		Hidden int `json:"hidden_size"`
 	}
-	data, err := readSmall(p.files[onnxgen.ConfigFile])
-	if err == nil {
-		err = json.Unmarshal(data, &cfg)
-	}
-	if err != nil {
+	if err := json.Unmarshal(p.files[onnxgen.ConfigFile], &cfg); err != nil {
 		return nil, fmt.Errorf("%w: config.json: %v", ErrBadSource, err)
 	}
 	if spec.Dim > 0 && cfg.Hidden != spec.Dim {
 		return nil, fmt.Errorf("%w: %s has %d dimensions but config.json's hidden_size is %d: not this model", ErrBadSource, spec.Name, spec.Dim, cfg.Hidden)
 	}
-	if data, err = readSmall(p.files[tokenizerFile]); err != nil {
-		return nil, fmt.Errorf("%w: tokenizer.json: %v", ErrBadSource, err)
-	}
-	tok, err := tokenizer.Parse(data, tokenizer.Options{})
+	tok, err := tokenizer.Parse(p.files[tokenizerFile], tokenizer.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%w: tokenizer.json: %v", ErrBadSource, err)
 	}
@@ -165,7 +162,7 @@ func prepare(ctx context.Context, spec onnx.Spec, dir string) (*prepared, error)
 		return nil, fmt.Errorf("%w: tokenizer.json has %d tokens (ids up to %d) but config.json's vocab_size is %d: the tokenizer is not this model's",
 			ErrBadSource, tok.VocabSize(), n-1, cfg.Vocab)
 	}
-	if p.files[onnx.ModelFile] != "" {
+	if p.onnxPath != "" {
 		return p, nil
 	}
 	if spec.Kind != onnx.Embedding {
@@ -180,16 +177,8 @@ func prepare(ctx context.Context, spec onnx.Spec, dir string) (*prepared, error)
 	if err != nil {
 		return nil, err
 	}
-	p.onnxData = m.ONNX
+	p.files[onnx.ModelFile] = m.ONNX
 	return p, nil
-}
-
-// readSmall reads a JSON file of a source, which prepare has size-checked.
-func readSmall(path string) ([]byte, error) {
-	if path == "" {
-		return nil, fs.ErrNotExist
-	}
-	return os.ReadFile(path)
 }
 
 // commit writes the prepared files and the manifest into a temporary
@@ -208,21 +197,19 @@ func commit(ctx context.Context, name, cacheDir string, p *prepared, man *model2
 	for n := range p.files {
 		names = append(names, n)
 	}
-	if p.onnxData != nil {
+	if p.onnxPath != "" {
 		names = append(names, onnx.ModelFile)
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		var r io.Reader
-		if src := p.files[n]; src != "" {
-			fh, err := os.Open(src)
+		var r io.Reader = bytes.NewReader(p.files[n])
+		if p.files[n] == nil {
+			fh, err := os.Open(p.onnxPath)
 			if err != nil {
 				return "", err
 			}
 			defer fh.Close()
 			r = fh
-		} else {
-			r = bytes.NewReader(p.onnxData)
 		}
 		f, err := writePrivate(ctx, filepath.Join(stage, filepath.FromSlash(n)), r)
 		if err != nil {

@@ -377,8 +377,8 @@ func editConfig(set map[string]any) func(*testing.T, string) {
 	}
 }
 
-// TestCommitFailure fails while the install is being written (a source
-// file vanished): the temporary folder goes, a previous install stays.
+// TestCommitFailure fails while the install is being written (the
+// source's ONNX file vanished): the temporary folder goes, a previous install stays.
 func TestCommitFailure(t *testing.T) {
 	ctx := context.Background()
 	good := tinyCheckpoint(t, 20)
@@ -387,11 +387,32 @@ func TestCommitFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := listing(t, cache)
-	p := &prepared{files: map[string]string{"config.json": filepath.Join(good, "config.json"), "tokenizer.json": filepath.Join(good, "gone.json")}, onnxData: []byte("graph")}
+	p := &prepared{files: map[string][]byte{"config.json": []byte("{}"), "tokenizer.json": []byte("{}")}, onnxPath: filepath.Join(good, "gone.onnx")}
 	if _, err := commit(ctx, tinySpec.Name, cache, p, &model2vec.Manifest{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("got %v, want fs.ErrNotExist", err)
 	}
 	if after := listing(t, cache); after != before {
 		t.Errorf("a failed install changed the cache:\n%s\nwas:\n%s", after, before)
+	}
+}
+
+// TestInstallLocalONNX installs a source that already has an ONNX graph:
+// it is copied as it is, and no checkpoint is needed.
+func TestInstallLocalONNX(t *testing.T) {
+	m, err := onnxgen.New(onnxgen.Config{Vocab: 20, Hidden: 8, Layers: 1, Heads: 2, Intermediate: 12, MaxPositions: 16, TypeVocab: 2, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "optimum")
+	if err := m.WriteFolder(src, tokenizertest.WordPieceJSON(), ""); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := InstallLocal(context.Background(), tinySpec, src, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(onnx.ModelFile)))
+	if err != nil || !bytes.Equal(got, m.ONNX) {
+		t.Errorf("installed graph differs from the source's (%v)", err)
 	}
 }
