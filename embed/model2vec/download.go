@@ -63,7 +63,7 @@ type download struct {
 func (d *download) shown() string { return redactURL(d.url) }
 
 // run downloads with retries, resuming the partial file each time.
-func (d *download) run(ctx context.Context) (manifestFile, error) {
+func (d *download) run(ctx context.Context) (ManifestFile, error) {
 	for attempt := 0; ; attempt++ {
 		res, err := d.attempt(ctx)
 		if err == nil {
@@ -72,14 +72,14 @@ func (d *download) run(ctx context.Context) (manifestFile, error) {
 		var t transientError
 		if !errors.As(err, &t) || attempt >= d.opts.Retries || ctx.Err() != nil {
 			if ctx.Err() != nil {
-				return manifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.shown(), ctx.Err())
+				return ManifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.shown(), ctx.Err())
 			}
-			return manifestFile{}, err
+			return ManifestFile{}, err
 		}
 		wait := min(250*time.Millisecond<<attempt, 5*time.Second)
 		select {
 		case <-ctx.Done():
-			return manifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.shown(), ctx.Err())
+			return ManifestFile{}, fmt.Errorf("download %s: %w (partial file kept; run again to resume)", d.shown(), ctx.Err())
 		case <-time.After(wait):
 		}
 	}
@@ -155,11 +155,11 @@ func (d *download) resumeState(ctx context.Context, part string) (int64, hash.Ha
 
 // attempt makes one request, appending to the partial file from where it
 // ends, and installs the file when it is complete and checks out.
-func (d *download) attempt(ctx context.Context) (manifestFile, error) {
+func (d *download) attempt(ctx context.Context) (ManifestFile, error) {
 	part := d.dest + ".part"
 	offset, h, val, err := d.resumeState(ctx, part)
 	if err != nil {
-		return manifestFile{}, err
+		return ManifestFile{}, err
 	}
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -168,12 +168,12 @@ func (d *download) attempt(ctx context.Context) (manifestFile, error) {
 
 	resp, announced, err := d.request(reqCtx, offset, val)
 	if err != nil {
-		return manifestFile{}, d.transferError(ctx, reqCtx, err)
+		return ManifestFile{}, d.transferError(ctx, reqCtx, err)
 	}
 	defer resp.Body.Close()
 	total, err := d.accept(resp, part, &offset, val)
 	if err != nil {
-		return manifestFile{}, err
+		return ManifestFile{}, err
 	}
 	if offset == 0 {
 		h.Reset()
@@ -182,12 +182,12 @@ func (d *download) attempt(ctx context.Context) (manifestFile, error) {
 	if err != nil {
 		var werr writeError
 		if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrDiskFull) || errors.As(err, &werr) {
-			return manifestFile{}, err
+			return ManifestFile{}, err
 		}
-		return manifestFile{}, d.transferError(ctx, reqCtx, err)
+		return ManifestFile{}, d.transferError(ctx, reqCtx, err)
 	}
 	if total >= 0 && done != total {
-		return manifestFile{}, transientError{fmt.Errorf("download %s: got %d of %d bytes", d.shown(), done, total)}
+		return ManifestFile{}, transientError{fmt.Errorf("download %s: got %d of %d bytes", d.shown(), done, total)}
 	}
 	return d.install(part, h, done, *announced)
 }
@@ -319,7 +319,7 @@ func (d *download) receive(part string, h hash.Hash, body io.Reader, offset, tot
 
 // install checks the finished partial file against the pinned or
 // announced SHA-256 and moves it into place.
-func (d *download) install(part string, h hash.Hash, size int64, announced string) (manifestFile, error) {
+func (d *download) install(part string, h hash.Hash, size int64, announced string) (ManifestFile, error) {
 	sum := hex.EncodeToString(h.Sum(nil))
 	expected, how := d.pinned, verifiedPinned
 	if expected == "" {
@@ -329,14 +329,14 @@ func (d *download) install(part string, h hash.Hash, size int64, announced strin
 		how = verifiedRecorded
 	} else if !strings.EqualFold(sum, expected) {
 		discard(part)
-		return manifestFile{}, fmt.Errorf("download %s: sha256 %s, expected %s: %w (partial file deleted)", d.shown(), sum, expected, ErrChecksum)
+		return ManifestFile{}, fmt.Errorf("download %s: sha256 %s, expected %s: %w (partial file deleted)", d.shown(), sum, expected, ErrChecksum)
 	}
 	if err := os.Rename(part, d.dest); err != nil {
-		return manifestFile{}, fmt.Errorf("download %s: %w", d.shown(), err)
+		return ManifestFile{}, fmt.Errorf("download %s: %w", d.shown(), err)
 	}
 	os.Remove(metaPath(part))
 	syncDir(filepath.Dir(d.dest))
-	return manifestFile{Name: d.name, Size: size, SHA256: sum, Verified: how}, nil
+	return ManifestFile{Name: d.name, Size: size, SHA256: sum, Verified: how}, nil
 }
 
 // tooLarge fails, deleting the partial file, when the server announces

@@ -230,7 +230,7 @@ func install(ctx context.Context, a aliasEntry, large, cacheDir string, opts Ins
 		}
 	}
 	old, _ := readManifest(dir) // a damaged manifest only costs a re-download
-	man := &manifest{Alias: a.Name, Repo: a.Repo, Revision: opts.Revision, Source: sourceURL(opts.BaseURL)}
+	man := &Manifest{Alias: a.Name, Repo: a.Repo, Revision: opts.Revision, Source: sourceURL(opts.BaseURL)}
 	unlisted := false // manifest.json removed: the folder is being changed
 	for i, f := range a.files {
 		dest := filepath.Join(dir, filepath.FromSlash(f.name))
@@ -261,7 +261,7 @@ func install(ctx context.Context, a aliasEntry, large, cacheDir string, opts Ins
 		man.Files = append(man.Files, res)
 	}
 	man.Installed = time.Now().UTC()
-	if err := writeManifest(dir, man); err != nil {
+	if err := WriteManifest(dir, man); err != nil {
 		return "", err
 	}
 	return dir, nil

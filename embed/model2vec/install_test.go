@@ -461,11 +461,11 @@ func TestFind(t *testing.T) {
 	withManifest := func(name string, files map[string][]byte) {
 		dir := filepath.Join(cache, "models", name)
 		writeFiles(t, dir, files)
-		man := &manifest{Alias: name}
+		man := &Manifest{Alias: name}
 		for n, data := range files {
-			man.Files = append(man.Files, manifestFile{Name: n, Size: int64(len(data)), SHA256: sha256Hex(data)})
+			man.Files = append(man.Files, ManifestFile{Name: n, Size: int64(len(data)), SHA256: sha256Hex(data)})
 		}
-		if err := writeManifest(dir, man); err != nil {
+		if err := WriteManifest(dir, man); err != nil {
 			t.Fatal(err)
 		}
 	}

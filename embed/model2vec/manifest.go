@@ -25,20 +25,30 @@ const (
 	// verifiedRecorded: nothing to compare with at download time; the
 	// digest of what arrived is recorded and checked on every Load.
 	verifiedRecorded = "recorded"
+	// VerifiedLocal: installed from a local copy (a folder or a wheel),
+	// whose own digest is SourceSHA256; the file's digest is recorded and
+	// checked on every Load.
+	VerifiedLocal = "local"
 )
 
-// manifest is the content of manifest.json.
-type manifest struct {
-	Alias     string         `json:"alias"`
-	Repo      string         `json:"repo"`
-	Revision  string         `json:"revision"`
-	Source    string         `json:"source"`
-	Installed time.Time      `json:"installed"`
-	Files     []manifestFile `json:"files"`
+// Manifest is the content of manifest.json: what an install put in a
+// model folder. Find and FindRepository accept a folder only with it, and
+// the loaders check the files against it.
+type Manifest struct {
+	Alias    string `json:"alias"`
+	Repo     string `json:"repo"`
+	Revision string `json:"revision"`
+	// Source is the mirror's URL, or the local folder or wheel file an
+	// install copied from.
+	Source string `json:"source"`
+	// SourceSHA256 is the digest of a wheel file installed from.
+	SourceSHA256 string         `json:"source_sha256,omitempty"`
+	Installed    time.Time      `json:"installed"`
+	Files        []ManifestFile `json:"files"`
 }
 
-// manifestFile is one downloaded file.
-type manifestFile struct {
+// ManifestFile is one installed file.
+type ManifestFile struct {
 	Name     string `json:"name"`
 	Size     int64  `json:"size"`
 	SHA256   string `json:"sha256"`
@@ -47,12 +57,12 @@ type manifestFile struct {
 
 // readManifest reads dir's manifest; a missing one is an error satisfying
 // errors.Is(err, fs.ErrNotExist).
-func readManifest(dir string) (*manifest, error) {
+func readManifest(dir string) (*Manifest, error) {
 	data, err := os.ReadFile(filepath.Join(dir, manifestName))
 	if err != nil {
 		return nil, fmt.Errorf("model2vec: read manifest: %w", err)
 	}
-	var m manifest
+	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("model2vec: %s: %w", filepath.Join(dir, manifestName), err)
 	}
@@ -60,7 +70,7 @@ func readManifest(dir string) (*manifest, error) {
 }
 
 // file returns the entry for name, or nil.
-func (m *manifest) file(name string) *manifestFile {
+func (m *Manifest) file(name string) *ManifestFile {
 	if m == nil {
 		return nil
 	}
@@ -74,7 +84,7 @@ func (m *manifest) file(name string) *manifestFile {
 
 // check compares the digest of a file with the manifest. Files the
 // manifest does not list, or a nil manifest, pass.
-func (m *manifest) check(name, sum string) error {
+func (m *Manifest) check(name, sum string) error {
 	f := m.file(name)
 	if f == nil || f.SHA256 == "" || f.SHA256 == sum {
 		return nil
@@ -82,8 +92,8 @@ func (m *manifest) check(name, sum string) error {
 	return fmt.Errorf("model2vec: %s changed since it was installed (sha256 %s, manifest says %s): %w; reinstall the model", name, sum, f.SHA256, ErrChecksum)
 }
 
-// writeManifest writes m atomically with mode 0600.
-func writeManifest(dir string, m *manifest) error {
+// WriteManifest writes dir's manifest.json atomically with mode 0600.
+func WriteManifest(dir string, m *Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("model2vec: encode manifest: %w", err)
