@@ -44,3 +44,11 @@ type Embedder interface {
 // ErrDimension is returned when a provider answers with vectors of another
 // dimension than expected.
 var ErrDimension = errors.New("embedding dimension mismatch")
+
+// EnglishOnly is implemented by models trained on English text alone
+// (all-MiniLM-L6-v2, bge-small-en-v1.5, per their model cards). Their
+// vectors of text in other scripts are close to noise, so the search
+// gives them no vote on a query written mostly in CJK script.
+type EnglishOnly interface {
+	EnglishOnly() bool
+}

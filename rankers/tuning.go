@@ -105,6 +105,16 @@ const (
 	BoostDepth    = 30
 	BoostStrength = 0.02
 
+	// WeightModelBM25, WeightModelTFIDF, WeightModelEmbeddings,
+	// WeightModelFeedback and BoostStrengthModel are the defaults with a
+	// sentence-transformer's vectors (search.DefaultWeights,
+	// search.DefaultBoost).
+	WeightModelBM25       = 2
+	WeightModelTFIDF      = 1
+	WeightModelEmbeddings = 1
+	WeightModelFeedback   = 0.5
+	BoostStrengthModel    = 0.02
+
 	// SelfTuneMaxQueries, SelfTuneMinQueries and SelfTuneMinT shape the
 	// per-vault choice of the lexical weights (search.SelfTune): at most
 	// SelfTuneMaxQueries known-item queries of one kind (piped link texts,

@@ -341,6 +341,9 @@ func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter Frontmatte
 	}
 	e.proximityBM25(ctx, req, lists)
 	weights := e.Weights()
+	if e.englishOnly() && mostlyCJK(req.Query) {
+		weights[rankers.SignalEmbeddings] = 0 // it still reports its ranks
+	}
 	maps.Copy(weights, req.Weights) // a request's weights override per signal
 	fusing, observed := splitByWeight(lists, weights)
 	if len(fusing) == 0 { // only zero-weight signals asked for: they rank
@@ -374,7 +377,7 @@ func (e *Engine) fuse(ctx context.Context, req Request, filter FrontmatterFilter
 		fused = slices.DeleteFunc(fused, func(f rankers.Fused) bool { return independent(f) < req.MinSignals })
 	}
 	if req.GraphBoost {
-		fused = e.graph.Boost(fused, e.opts.Boost)
+		fused = e.graph.Boost(fused, e.boost())
 	}
 	// The blend decides which candidates reach the reranker's top N; the
 	// reranker then orders those, so each hit's parts go with the hit.
@@ -439,6 +442,21 @@ func (e *Engine) Weights() map[string]float64 {
 	}
 	maps.Copy(w, e.opts.Weights)
 	return w
+}
+
+// boost is Options.Boost, else the default for the engine's model.
+func (e *Engine) boost() graph.BoostOptions {
+	if e.opts.Boost != (graph.BoostOptions{}) {
+		return e.opts.Boost
+	}
+	return DefaultBoost(e.embedderID())
+}
+
+// englishOnly reports whether the engine's dense model is trained on
+// English alone (embed.EnglishOnly).
+func (e *Engine) englishOnly() bool {
+	m, ok := e.opts.Embedder.(embed.EnglishOnly)
+	return ok && m.EnglishOnly()
 }
 
 func (e *Engine) embedderID() string {

@@ -154,7 +154,7 @@ func (e *Engine) answerNDCG(lists []rankers.Ranked, weights map[string]float64, 
 			}
 		}
 	}
-	fused := e.graph.Boost(rankers.Fuse(use, e.opts.RRFK, weights), e.opts.Boost)
+	fused := e.graph.Boost(rankers.Fuse(use, e.opts.RRFK, weights), e.boost())
 	for r, f := range fused[:min(10, len(fused))] {
 		if f.Note == target {
 			return 1 / math.Log2(float64(r)+2)

@@ -2,7 +2,10 @@ package search
 
 import (
 	"strings"
+	"unicode"
 
+	"github.com/enquire-mcp/enquire-mcp/analysis"
+	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
@@ -11,6 +14,9 @@ import (
 const (
 	builtinModelPrefix = "builtin:"
 	vaultModelPrefix   = "vault:"
+	// transformerPrefix starts the ID of a sentence-transformer run in
+	// process (embed/onnx).
+	transformerPrefix = "ort:"
 )
 
 // DefaultWeights are the RRF weights used when neither the server's
@@ -38,6 +44,37 @@ func DefaultWeights(embedderID string) map[string]float64 {
 		w[rankers.SignalEmbeddings] = rankers.WeightBuiltinEmbeddings
 	case strings.HasPrefix(embedderID, vaultModelPrefix):
 		w[rankers.SignalEmbeddings] = rankers.WeightVaultEmbeddings
+	case strings.HasPrefix(embedderID, transformerPrefix):
+		w[rankers.SignalBM25] = rankers.WeightModelBM25
+		w[rankers.SignalTFIDF] = rankers.WeightModelTFIDF
+		w[rankers.SignalEmbeddings] = rankers.WeightModelEmbeddings
+		w[rankers.SignalFeedback] = rankers.WeightModelFeedback
 	}
 	return w
+}
+
+// DefaultBoost is the graph boost of searches with the vectors of the
+// model embedderID ("" for none): a transformer's ranking has its own
+// strength (rankers.BoostStrengthModel).
+func DefaultBoost(embedderID string) graph.BoostOptions {
+	if strings.HasPrefix(embedderID, transformerPrefix) {
+		return graph.BoostOptions{Depth: rankers.BoostDepth, Strength: rankers.BoostStrengthModel}
+	}
+	return graph.DefaultBoost
+}
+
+// mostlyCJK reports whether at least half of the letters of query are
+// CJK (Han, kana, Hangul).
+func mostlyCJK(query string) bool {
+	letters, cjk := 0, 0
+	for _, r := range query {
+		switch {
+		case analysis.IsCJK(r):
+			cjk++
+			letters++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return cjk > 0 && 2*cjk >= letters
 }

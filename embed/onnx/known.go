@@ -35,6 +35,8 @@ type Spec struct {
 	QueryPrefix string
 	DocPrefix   string
 	MaxLength   int
+	// English is true for a model trained on English text alone.
+	English     bool
 	Description string
 	Files       []string
 }
@@ -46,9 +48,9 @@ var hfFiles = []string{ModelFile, "tokenizer.json", "config.json"}
 
 // known lists the models install-model offers for the ort build.
 var known = [...]Spec{
-	{Name: "all-MiniLM-L6-v2", Repo: "sentence-transformers/all-MiniLM-L6-v2", Dim: 384, Pooling: Mean, MaxLength: 256,
+	{Name: "all-MiniLM-L6-v2", Repo: "sentence-transformers/all-MiniLM-L6-v2", Dim: 384, Pooling: Mean, MaxLength: 256, English: true,
 		Description: "English, 22M parameters, fast; the common default of sentence-transformers", Files: hfFiles},
-	{Name: "bge-small-en-v1.5", Repo: "BAAI/bge-small-en-v1.5", Dim: 384, Pooling: CLS, MaxLength: 512,
+	{Name: "bge-small-en-v1.5", Repo: "BAAI/bge-small-en-v1.5", Dim: 384, Pooling: CLS, MaxLength: 512, English: true,
 		QueryPrefix: "Represent this sentence for searching relevant passages: ",
 		Description: "English, 33M parameters, stronger retrieval than MiniLM at a similar speed", Files: hfFiles},
 	{Name: "multilingual-e5-small", Repo: "intfloat/multilingual-e5-small", Dim: 384, Pooling: Mean, MaxLength: 512,

@@ -230,6 +230,10 @@ func (e *Embedder) Dim() int { return e.dim }
 // MaxLength is the maximum sequence length, special tokens included.
 func (e *Embedder) MaxLength() int { return e.f.spec.MaxLength }
 
+// EnglishOnly reports whether the model is known to be trained on English
+// alone (embed.EnglishOnly).
+func (e *Embedder) EnglishOnly() bool { return e.f.spec.English }
+
 // Truncated counts the texts cut to MaxLength so far.
 func (e *Embedder) Truncated() int64 { return e.truncated.Load() }
 
