@@ -341,10 +341,10 @@ func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter Frontmatte
 	}
 	e.proximityBM25(ctx, req, lists)
 	weights := e.Weights()
+	maps.Copy(weights, req.Weights) // a request's weights override per signal
 	if e.englishOnly() && mostlyCJK(req.Query) {
 		weights[rankers.SignalEmbeddings] = 0 // it still reports its ranks
 	}
-	maps.Copy(weights, req.Weights) // a request's weights override per signal
 	fusing, observed := splitByWeight(lists, weights)
 	if len(fusing) == 0 { // only zero-weight signals asked for: they rank
 		fusing, observed, weights = observed, nil, nil
