@@ -295,6 +295,44 @@ func TestPrivacyLeakFirstRun(t *testing.T) {
 	}
 }
 
+// TestPrivacyLeakStaleState: the engine state saved before the rules
+// existed holds the canaries; a serve with the rules that is killed right
+// after it started (before it saves its own state) leaves no file that
+// holds one.
+func TestPrivacyLeakStaleState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	home := userDirs(t)
+	root := writeLeakVault(t)
+	ixFile := filepath.Join(t.TempDir(), "index.db")
+	written := []string{home, filepath.Dir(ixFile)}
+	common := []string{"--vault", root, "--index-file", ixFile, "--include-pdfs"}
+	runBin(t, bin, append([]string{"index", "--private-key", ""}, common...)...)
+	if leaks, _ := scanWritten(t, written...); !slices.Contains(leaks, ixFile+".engine") {
+		t.Fatalf("the canaries are not in the engine state saved without rules (only in %v): the test would prove nothing", leaks)
+	}
+	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, append(append([]string{"serve"}, common...), leakRules...)...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "leak-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	if err := cmd.Process.Kill(); err != nil { // before its first save
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if leaks, _ := scanWritten(t, written...); len(leaks) > 0 {
+		t.Fatalf("canaries in %v after a start with the rules\n%s", leaks, stderr.String())
+	}
+}
+
 // leakCalls are the argument sets of every tool: each would surface a
 // canary if the rules were ignored. A registered tool missing here fails
 // the test.
