@@ -157,11 +157,11 @@ func wantEngineState(t *testing.T, files []string) {
 
 // TestPrivacyLeak is the privacy boundary's proof. It indexes the vault
 // (text and embeddings) without rules, checks that the canaries are then
-// in the index file and its engine state, adds the rules, reindexes, and
-// checks that no byte of any file the program wrote (the index, its WAL
-// and shared memory, the engine state, the user's cache and model
-// folders) holds a canary any more.
-// Then it serves the vault with the rules, every signal and the write
+// in the index file, its engine state and the vault-learned model, adds
+// the rules, reindexes, and checks that no byte of any file the program
+// wrote (the index, its WAL and shared memory, the engine state, the
+// vault model, the user's cache and model folders) holds a canary any
+// more. Then it serves the vault with the rules, every signal and the write
 // tools, and calls every registered tool (enumerated from the server: a
 // tool without argument sets fails the test), reads every resource and
 // gets every prompt, with arguments that would surface the canaries if
@@ -180,11 +180,14 @@ func TestPrivacyLeak(t *testing.T) {
 	// Without rules (marker off): the canaries are indexed, so the byte
 	// scan below can see them.
 	runBin(t, bin, append([]string{"index", "--private-key", ""}, common...)...)
+	runBin(t, bin, append([]string{"build-embeddings", "--private-key", "", "--embedding-model", "vault"}, common...)...)
 	runBin(t, bin, append([]string{"build-embeddings", "--private-key", "", "--embedding-model", "builtin"}, common...)...)
 	leaks, files := scanWritten(t, written...)
 	wantEngineState(t, files)
-	if !slices.Contains(leaks, ixFile) || !slices.Contains(leaks, ixFile+".engine") {
-		t.Fatalf("the canaries are not in the index and its engine state built without rules (only in %v): the scan would prove nothing", leaks)
+	for _, f := range []string{ixFile, ixFile + ".engine", ixFile + ".words"} {
+		if !slices.Contains(leaks, f) {
+			t.Fatalf("the canaries are not in %s built without rules (only in %v): the scan would prove nothing", f, leaks)
+		}
 	}
 	raw, _ := os.ReadFile(ixFile)
 	if !bytes.Contains(raw, []byte("qqcanarypdf")) {
