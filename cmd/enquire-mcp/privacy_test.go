@@ -249,10 +249,11 @@ func TestPrivacyLeak(t *testing.T) {
 }
 
 // TestPrivacyLeakFirstRun: with the rules active from the first run, no
-// file the program writes (the index and engine state in the default
-// cache folder, which is the model folder too) ever holds a canary: not
-// after index and build-embeddings, nor after a serve during which a
-// note marked itself private and an excluded file appeared.
+// file the program writes (the index, engine state and vault-learned
+// model in the default cache folder, which is the model folder too) ever
+// holds a canary: not after index and build-embeddings, nor after a serve
+// during which a note marked itself private and an excluded file
+// appeared.
 func TestPrivacyLeakFirstRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -263,9 +264,13 @@ func TestPrivacyLeakFirstRun(t *testing.T) {
 	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
 	common := append([]string{"--vault", root, "--include-pdfs"}, leakRules...)
 	runBin(t, bin, append([]string{"index"}, common...)...)
+	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "vault"}, common...)...)
 	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "builtin"}, common...)...)
 	leaks, files := scanWritten(t, home)
 	wantEngineState(t, files)
+	if !slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, ".words") }) {
+		t.Fatalf("no vault-learned model among the files written: %v", files)
+	}
 	if len(leaks) > 0 {
 		t.Fatalf("canaries in %v after index and build-embeddings", leaks)
 	}
