@@ -28,6 +28,7 @@ type Server struct {
 	posts    atomic.Int64 // POSTs being served (shutdown waits for them)
 	opening  atomic.Int64 // stateful sessions being created (session cap)
 	draining atomic.Bool
+	calls    calls // stateful sessions' calls being answered (rpc.go)
 }
 
 // backend is the MCP server and the SDK's HTTP handler over it.
@@ -194,6 +195,20 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	info.peek(body, s.cfg.LogQueries)
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	msg, isRPC := readRPC(body)
+	if isRPC && s.early(w, r, msg) {
+		return
+	}
+	if session := r.Header.Get("Mcp-Session-Id"); s.cfg.Stateful && session != "" && isRPC {
+		switch {
+		case msg.Method == "notifications/cancelled" && len(msg.ID) == 0:
+			s.calls.cancel(session, msg.Params) // before the SDK cancels the handler and answers
+		case msg.isCall():
+			cw, done := s.calls.track(w, session, msg.ID)
+			defer done()
+			w = cw
+		}
+	}
 
 	if s.cfg.Stateful && r.Header.Get("Mcp-Session-Id") == "" {
 		s.opening.Add(1)

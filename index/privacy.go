@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -125,6 +127,9 @@ func (ix *Index) settlePrivacy(ctx context.Context, p Privacy, rulesChanged bool
 	if p == nil || (!rulesChanged && st.Purged == 0) {
 		return nil
 	}
+	if st.Purged > 0 {
+		ix.dropVaultModel(st)
+	}
 	if err := ix.finishPurge(ctx, p.Hash()); err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -134,4 +139,19 @@ func (ix *Index) settlePrivacy(ctx context.Context, p Privacy, rulesChanged bool
 	}
 	st.PurgedFile = true
 	return nil
+}
+
+// dropVaultModel deletes the vault-learned embedding model next to the
+// index (see VaultModelPath) when notes were purged: learned from every
+// chunk the index held, its vocabulary may hold their words. The
+// vectors it made stay until build-embeddings learns it again, which the
+// warning says.
+func (ix *Index) dropVaultModel(st *Stats) {
+	path := VaultModelPath(ix.path)
+	switch err := os.Remove(path); {
+	case err == nil:
+		st.Warnings = append(st.Warnings, vault.Warning{Path: path, Message: "the vault-learned embedding model was deleted: it may hold words of notes the privacy rules now hide; run build-embeddings --embedding-model vault to learn it again"})
+	case !errors.Is(err, fs.ErrNotExist):
+		st.Warnings = append(st.Warnings, vault.Warning{Path: path, Message: "the vault-learned embedding model may hold words of notes the privacy rules now hide, and deleting it failed: " + err.Error()})
+	}
 }

@@ -175,3 +175,33 @@ func TestSnapshotSourcePurgesMarkedNotes(t *testing.T) {
 		t.Errorf("marked note not purged: %+v", st)
 	}
 }
+
+// TestPurgeDropsVaultModel: a sync that purges notes deletes the
+// vault-learned model next to the index (its vocabulary was learned from
+// them) and says so; a sync that purges nothing leaves it.
+func TestPurgeDropsVaultModel(t *testing.T) {
+	root := t.TempDir()
+	writeVault(t, root, map[string]string{"Open.md": "shared words", "Secret/a.md": "zebraqqx alpha"})
+	file := filepath.Join(t.TempDir(), "ix.db")
+	ix := open(t, root, file, false)
+	syncWith(t, ix, nil)
+	model := VaultModelPath(file)
+	for _, c := range []struct {
+		rules   Privacy
+		dropped bool
+	}{
+		{fakeRules{prefix: "Secret/", hash: "h1"}, true}, // purges Secret/a.md
+		{fakeRules{prefix: "Secret/", hash: "h1"}, false},
+		{fakeRules{prefix: "Secret/", hash: "h2"}, false}, // other rules, nothing more hidden
+	} {
+		if err := os.WriteFile(model, []byte("zebraqqx words"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		st := syncWith(t, ix, c.rules)
+		_, err := os.Stat(model)
+		warned := len(st.Warnings) == 1 && st.Warnings[0].Path == model && strings.Contains(st.Warnings[0].Message, "build-embeddings --embedding-model vault")
+		if dropped := os.IsNotExist(err); dropped != c.dropped || warned != c.dropped {
+			t.Errorf("rules %v (purged %d): model deleted %v, warned %v (%+v); want %v", c.rules, st.Purged, dropped, warned, st.Warnings, c.dropped)
+		}
+	}
+}

@@ -19,7 +19,7 @@ import (
 // stateMagic opens every state file; stateVersion changes with its layout.
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 6 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy; 6: the dense vectors
+	stateVersion = 7 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy; 6: the dense vectors; 7: no paths of hidden files
 )
 
 // ErrStateMismatch says that a state was made for another key (another

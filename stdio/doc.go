@@ -9,6 +9,9 @@
 // -32600 invalid request) while the session keeps serving; lines over a
 // byte cap are answered and skipped without being buffered whole; request
 // ids are swapped for private integers on the way in and the client's
-// exact bytes are put back on the way out; and at end of input the
-// requests already received are answered before Read reports EOF.
+// exact bytes are put back on the way out; a request the client cancels
+// gets no response (the SDK would answer it with "context canceled"); an
+// error the SDK leaves without a JSON-RPC code gets one; and at end of
+// input the requests already received are answered before Read reports
+// EOF.
 package stdio

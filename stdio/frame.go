@@ -116,6 +116,10 @@ func decodeLine(line []byte) (*decoded, *rpcError) {
 			return nil, &rpcError{id: echo, code: jsonrpc.CodeInvalidRequest, message: `invalid request: "params" must be an object or an array`}
 		}
 	}
+	if name == "initialize" && idKind(params) == '0' {
+		// The SDK would answer it without an error code.
+		return nil, &rpcError{id: echo, code: jsonrpc.CodeInvalidParams, message: `invalid params: initialize needs "params"`}
+	}
 	req := &jsonrpc.Request{Method: name, Params: params}
 	if !hasID {
 		return &decoded{msg: req}, nil

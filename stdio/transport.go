@@ -130,21 +130,23 @@ func (c *conn) decode(line []byte) jsonrpc.Message {
 		return d.msg
 	}
 	if d.rawID != nil {
-		req.ID = c.ids.add(d.rawID)
+		req.ID = c.ids.add(d.rawID, req.Method)
 	} else if req.Method == "notifications/cancelled" {
 		req.Params = c.cancelledParams(req.Params)
 	}
 	return req
 }
 
-// cancelledParams points a cancellation at the private id of the request
-// it names, so the SDK finds it.
+// cancelledParams marks the request a cancellation names, so that it gets
+// no answer (MCP: the receiver of a cancellation does not respond to the
+// request), and points the cancellation at its private id, so the SDK
+// finds it and stops the handler.
 func (c *conn) cancelledParams(params json.RawMessage) json.RawMessage {
 	var p map[string]json.RawMessage
 	if json.Unmarshal(params, &p) != nil {
 		return params
 	}
-	n, ok := c.ids.lookup(p["requestId"])
+	n, ok := c.ids.cancel(p["requestId"])
 	if !ok {
 		return params
 	}
@@ -211,18 +213,42 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var call pendingCall
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if call, ok = c.ids.take(resp.ID); ok && call.cancelled {
+			// The SDK answers every call, a cancelled one with "context
+			// canceled"; MCP says a cancelled request gets no response.
+			c.log.Debug("stdio: no answer to a cancelled request", "method", call.method)
+			return nil
+		}
+		msg = withCode(resp)
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("stdio: encode: %w", err)
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		if raw, ok := c.ids.take(resp.ID); ok {
-			if data, err = withID(data, raw); err != nil {
-				return fmt.Errorf("stdio: restore id: %w", err)
-			}
+	if call.raw != nil {
+		if data, err = withID(data, call.raw); err != nil {
+			return fmt.Errorf("stdio: restore id: %w", err)
 		}
 	}
 	return c.writeLine(data)
+}
+
+// withCode gives an error response without a JSON-RPC code one (the SDK
+// sends such an error as code 0, which JSON-RPC does not define). What the
+// SDK leaves uncoded are its own checks of the session's state: a call
+// before initialize, and a second initialize. Both are invalid requests
+// (-32600). (Initialize with null params, which the SDK also leaves
+// uncoded, is answered by decodeLine.)
+func withCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	var we *jsonrpc.Error
+	if resp.Error == nil || errors.As(resp.Error, &we) && we.Code != 0 {
+		return resp
+	}
+	coded := *resp
+	coded.Error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: resp.Error.Error()}
+	return &coded
 }
 
 // withID replaces the id of an encoded message. The SDK encodes responses

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +180,62 @@ func TestCancelUsesClientID(t *testing.T) {
 	serve(t, input, 0)
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("cancelled request kept running %v", d)
+	}
+}
+
+// TestCancelledGetsNoAnswer: a request the client cancels is stopped and
+// gets no response at all (MCP), whether the cancellation finds it
+// running or still queued; the session goes on.
+func TestCancelledGetsNoAnswer(t *testing.T) {
+	input := initLine +
+		`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"slow","arguments":{"ms":10000}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10000}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1","reason":"user"}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"unknown"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"after","method":"ping"}` + "\n"
+	start := time.Now()
+	replies := serve(t, input, 0)
+	if d := time.Since(start); d > 4*time.Second {
+		t.Fatalf("cancelled requests kept running %v", d)
+	}
+	pinged := false
+	for _, r := range replies {
+		switch string(r.ID) {
+		case `"c1"`, "7":
+			t.Errorf("a cancelled request was answered: %s %+v", r.ID, r.Error)
+		case `"after"`:
+			pinged = r.Error == nil
+		}
+	}
+	if !pinged {
+		t.Errorf("the session stopped after the cancellations: %+v", replies)
+	}
+}
+
+// TestErrorsHaveCodes: the errors the SDK itself would send with code 0
+// get the JSON-RPC code of their kind: a call before initialize and a
+// second initialize are invalid requests, initialize with null params has
+// invalid params.
+func TestErrorsHaveCodes(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":"early","method":"tools/list"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"null","method":"initialize","params":null}` + "\n" +
+		initLine +
+		`{"jsonrpc":"2.0","id":"again","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"list","method":"tools/list"}` + "\n"
+	want := map[string]int64{`"early"`: -32600, `"null"`: -32602, `"again"`: -32600, `"list"`: 0, "0": 0}
+	got := map[string]int64{}
+	for _, r := range serve(t, input, 0) {
+		got[string(r.ID)] = 0
+		if r.Error != nil {
+			got[string(r.ID)] = r.Error.Code
+			if r.Error.Code == 0 {
+				t.Errorf("id %s: error without a code: %s", r.ID, r.Error.Message)
+			}
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("error codes by id %v, want %v (0: answered)", got, want)
 	}
 }
 

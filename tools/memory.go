@@ -167,8 +167,11 @@ func (s *Server) findMemory(snap *vault.Snapshot, key string) (rel string, exist
 			return "", nil, err
 		}
 	}
-	if hiddenPath(snap, rel) {
+	switch {
+	case snap.RuleHides(rel):
 		return "", nil, errHiddenPath(rel)
+	case privateTarget(snap, rel):
+		return "", nil, errPrivateMemory{rel}
 	}
 	raw, err := edit.Read(snap.Root, rel)
 	switch {
@@ -178,10 +181,22 @@ func (s *Server) findMemory(snap *vault.Snapshot, key string) (rel string, exist
 		return "", nil, err
 	}
 	if !isMemoryText(rel, raw) {
-		return "", nil, fmt.Errorf("%s exists and is not a memory (its frontmatter lacks type: memory); choose another key; nothing was written", rel)
+		return "", nil, errNotMemory(rel)
 	}
 	return rel, raw, nil
 }
+
+func errNotMemory(rel string) error {
+	return fmt.Errorf("%s exists and is not a memory (its frontmatter lacks type: memory); choose another key; nothing was written", rel)
+}
+
+// errPrivateMemory: the memory's path holds a note that marked itself
+// private. obsidian_remember answers it as a visible note that is not a
+// memory (it cannot write there), obsidian_forget as no memory: neither
+// says that a private note is there.
+type errPrivateMemory struct{ rel string }
+
+func (e errPrivateMemory) Error() string { return errNotMemory(e.rel).Error() }
 
 func (s *Server) remember(ctx context.Context, in RememberInput) (RememberOutput, error) {
 	key, err := memoryKey(in.Key)
@@ -282,6 +297,9 @@ func (s *Server) forget(ctx context.Context, in ForgetInput) (ForgetOutput, erro
 	}
 	snap := s.engine().Snapshot()
 	rel, old, err := s.findMemory(snap, key)
+	if errors.As(err, new(errPrivateMemory)) {
+		old, err = nil, nil // as if there were none: nothing to delete, nothing told
+	}
 	if err != nil {
 		return ForgetOutput{}, err
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/privacy"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // privateEngine loads root with the privacy rules.
@@ -60,13 +62,13 @@ func TestWriteToolsRespectPrivacy(t *testing.T) {
 		want string
 	}{
 		{"obsidian_create_note", map[string]any{"path": "Private/New.md", "content": "x"}, "privacy rules"},
-		{"obsidian_create_note", map[string]any{"path": "Diary.md", "content": "x", "overwrite": true}, "privacy rules"},
-		{"obsidian_create_note", map[string]any{"path": "Diary.md", "content": "x"}, "privacy rules"},
+		{"obsidian_create_note", map[string]any{"path": "Diary.md", "content": "x", "overwrite": true}, "already exists"},
+		{"obsidian_create_note", map[string]any{"path": "Diary.md", "content": "x"}, "already exists"},
 		{"obsidian_append_to_note", map[string]any{"path": "Private/Secret.md", "content": "x"}, "note not found"},
 		{"obsidian_append_to_note", map[string]any{"path": "Diary.md", "content": "x"}, "note not found"},
 		{"obsidian_set_frontmatter", map[string]any{"path": "Diary.md", "set": map[string]any{"private": false}}, "note not found"},
 		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Private/Open.md"}, "privacy rules"},
-		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Diary.md", "overwrite": true}, "privacy rules"},
+		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Diary.md", "overwrite": true}, "already exists"},
 		{"obsidian_rename_note", map[string]any{"path": "Private/Secret.md", "new_path": "Out.md"}, "note not found"},
 	}
 	for _, c := range refused {
@@ -116,6 +118,101 @@ func TestWriteToolsRespectPrivacy(t *testing.T) {
 	}
 	if res := call(t, cs, "obsidian_read_note", map[string]any{"path": "Open.md"}); res.IsError {
 		t.Errorf("visible note unreadable: %s", text(res))
+	}
+}
+
+// TestWriteToolsHidePrivateNotes: a write or memory tool aimed at a note
+// that marked itself private answers exactly as in the closest case
+// without one: "missing" where the tool can answer so without writing (a
+// rename from it, append, set_frontmatter, forget), else a visible note
+// at that path, answered as without overwrite (a create or a rename onto
+// it, remember there). The private notes are never changed.
+func TestWriteToolsHidePrivateNotes(t *testing.T) {
+	ctx := context.Background()
+	const marker = "---\nprivate: true\n---\n"
+	private := map[string]string{
+		"Diary.md":         "diary, see [[Target]]\n",
+		"Memory/secret.md": "not a memory\n",
+		"Memory/kept.md":   "type: memory\nkey: kept\n", // a memory's frontmatter, inside the marker's block below
+	}
+	visible := map[string]string{"Open.md": "open note, see [[Target]]\n", "Target.md": "the target\n"}
+	rules, err := privacy.Compile(privacy.Config{Exclude: []string{"Private/**"}, MarkerKey: "private"}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// serve serves visible plus the private notes: marked private
+	// (hidden), unmarked (visible) or left out (missing).
+	serve := func(kind string) (*mcp.ClientSession, string, map[string]string) {
+		root := t.TempDir()
+		files := maps.Clone(visible)
+		for p, body := range private {
+			switch kind {
+			case "hidden":
+				if strings.HasPrefix(body, "type:") {
+					files[p] = "---\nprivate: true\n" + body + "---\nkept fact\n"
+				} else {
+					files[p] = marker + body
+				}
+			case "visible":
+				files[p] = body
+			}
+		}
+		for p, body := range files {
+			writeTestFile(t, root, p, body)
+		}
+		e, err := privateEngine(ctx, root, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := New(e, Options{Version: "test", EnableWrite: true, EnableMemory: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
+			return privateEngine(ctx, root, rules)
+		}})
+		return connectTo(t, srv), root, files
+	}
+	hidden, hiddenRoot, hiddenFiles := serve("hidden")
+	refs := map[string]*mcp.ClientSession{}
+	refs["visible"], _, _ = serve("visible")
+	refs["missing"], _, _ = serve("missing")
+
+	for _, c := range []struct {
+		tool    string
+		args    map[string]any
+		ref     string         // the closest case without a private note
+		refArgs map[string]any // its arguments, when they differ
+	}{
+		{"obsidian_create_note", map[string]any{"path": "Diary.md", "content": "x"}, "visible", nil},
+		{"obsidian_create_note", map[string]any{"path": "Diary", "content": "x", "frontmatter": map[string]any{"a": 1}}, "visible", nil},
+		{"obsidian_create_note", map[string]any{"path": "Diary.md", "content": "x", "overwrite": true}, "visible", map[string]any{"path": "Diary.md", "content": "x"}},
+		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Diary.md"}, "visible", nil},
+		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Diary.md", "dry_run": true}, "visible", nil},
+		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Diary.md", "overwrite": true}, "visible", map[string]any{"path": "Open.md", "new_path": "Diary.md"}},
+		{"obsidian_rename_note", map[string]any{"path": "Diary.md", "new_path": "Elsewhere.md"}, "missing", nil},
+		{"obsidian_rename_note", map[string]any{"path": "Diary.md", "new_path": "Private/Diary.md"}, "missing", nil},
+		{"obsidian_rename_note", map[string]any{"path": "Diary.md", "new_path": " "}, "missing", nil},
+		{"obsidian_rename_note", map[string]any{"path": "Diary.md", "new_path": "../out.md"}, "missing", nil},
+		{"obsidian_remember", map[string]any{"key": "secret", "fact": "x"}, "visible", nil},
+		{"obsidian_forget", map[string]any{"key": "secret"}, "missing", nil},
+		{"obsidian_forget", map[string]any{"key": "kept"}, "missing", nil},
+		{"obsidian_read_note", map[string]any{"path": "Memory/kept.md"}, "missing", nil},
+		{"obsidian_append_to_note", map[string]any{"path": "Diary.md", "content": "x"}, "missing", nil},
+		{"obsidian_set_frontmatter", map[string]any{"path": "Diary.md", "set": map[string]any{"private": false}}, "missing", nil},
+	} {
+		refArgs := c.refArgs
+		if refArgs == nil {
+			refArgs = c.args
+		}
+		got, want := call(t, hidden, c.tool, c.args), call(t, refs[c.ref], c.tool, refArgs)
+		if !want.IsError {
+			t.Fatalf("%s(%v) on the %s note succeeded: the comparison proves nothing", c.tool, refArgs, c.ref)
+		}
+		if got.IsError != want.IsError || text(got) != text(want) {
+			t.Errorf("%s(%v): a private note answers unlike a %s one:\n private %s\n %-7s %s", c.tool, c.args, c.ref, text(got), c.ref, text(want))
+		}
+	}
+	for p, body := range hiddenFiles {
+		if got := fileText(t, hiddenRoot, p); got != body {
+			t.Errorf("%s changed to %q", p, got)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,18 +37,24 @@ func (p promptSpec) handler() mcp.PromptHandler {
 		}
 		for _, a := range p.args {
 			if a.Required && args[a.Name] == "" {
-				return nil, fmt.Errorf("prompt %s: argument %q is required", p.name, a.Name)
+				return nil, invalidParams(fmt.Sprintf("prompt %s: argument %q is required", p.name, a.Name))
 			}
 		}
 		text, err := p.render(args)
-		if err != nil {
-			return nil, fmt.Errorf("prompt %s: %w", p.name, err)
+		if err != nil { // every render error is about an argument's value
+			return nil, invalidParams(fmt.Sprintf("prompt %s: %v", p.name, err))
 		}
 		return &mcp.GetPromptResult{
 			Description: p.description,
 			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
 		}, nil
 	}
+}
+
+// invalidParams is a JSON-RPC -32602 error, what MCP asks for a prompt's
+// missing or bad argument.
+func invalidParams(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
 
 func promptSpecs() []promptSpec {

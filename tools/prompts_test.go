@@ -2,11 +2,13 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -81,6 +83,9 @@ func TestPromptsRender(t *testing.T) {
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %q", err, tt.wantErr)
+				}
+				if we := (*jsonrpc.Error)(nil); !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
+					t.Errorf("err %#v, want JSON-RPC code %d (invalid params)", err, jsonrpc.CodeInvalidParams)
 				}
 				return
 			}

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
@@ -98,7 +100,7 @@ func New(e *search.Engine, opts Options) *Server {
 		Instructions: "Search an Obsidian vault with obsidian_search, then open hits with obsidian_read_note (by path or title) or the obsidian://note/{path} resource.",
 		Logger:       logger,
 	})
-	s.mcp.AddReceivingMiddleware(s.boundReplies, s.recoverPanics, nullArguments)
+	s.mcp.AddReceivingMiddleware(errorCodes, s.boundReplies, s.recoverPanics, nullArguments)
 	s.addSearch()
 	s.addGetChunk()
 	s.addRead()
@@ -215,6 +217,28 @@ func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		return next(ctx, method, req)
+	}
+}
+
+// errorCodes gives every error a handler returns a JSON-RPC code: the
+// SDK sends an error without one as code 0, which JSON-RPC does not
+// define. The only uncoded error the SDK's initialize returns is for a
+// second initialize, an invalid request (-32600); any other uncoded error
+// is the server's own failure (-32603). Errors that arise in the SDK
+// before any handler (a call before initialize) are coded by the
+// transports (see package stdio and httpserve).
+func errorCodes(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var we *jsonrpc.Error
+		if err == nil || errors.As(err, &we) {
+			return res, err
+		}
+		code := int64(jsonrpc.CodeInternalError)
+		if method == "initialize" {
+			code = jsonrpc.CodeInvalidRequest
+		}
+		return nil, &jsonrpc.Error{Code: code, Message: err.Error()}
 	}
 }
 

@@ -217,13 +217,20 @@ func (s *Server) createNote(ctx context.Context, in CreateNoteInput) (CreateNote
 		}
 		content = block + content
 	}
-	if hiddenPath(snap, rel) {
+	overwrite := in.Overwrite
+	switch {
+	case snap.RuleHides(rel):
 		return CreateNoteOutput{}, errHiddenPath(rel)
+	case privateTarget(snap, rel):
+		// Never replaced, and answered as an existing visible note is
+		// without overwrite: the create must fail, and "already exists"
+		// tells no more than that some file is there.
+		overwrite = false
 	}
 	if err := s.checkGrowth(rel, len(content)); err != nil {
 		return CreateNoteOutput{}, err
 	}
-	overwritten, err := edit.Create(snap.Root, rel, []byte(content), in.Overwrite)
+	overwritten, err := edit.Create(snap.Root, rel, []byte(content), overwrite)
 	if err != nil {
 		return CreateNoteOutput{}, err
 	}
@@ -298,6 +305,15 @@ func (s *Server) renameNote(ctx context.Context, in RenameInput) (RenameOutput, 
 	if err != nil {
 		return RenameOutput{}, err
 	}
+	if snap.Note(rel) == nil {
+		// Created on disk after the last load? Reload once and look again.
+		// A missing note is answered now, before new_path is looked at,
+		// as writeTarget answers a hidden one: the two must not differ.
+		if _, err := edit.Read(snap.Root, rel); err != nil || s.refresh(ctx, rel) != nil {
+			return RenameOutput{}, errNotFound(rel, snap.Suggest(rel, 5))
+		}
+		snap = s.engine().Snapshot()
+	}
 	if strings.TrimSpace(in.NewPath) == "" {
 		return RenameOutput{}, errors.New("new_path is required")
 	}
@@ -305,16 +321,14 @@ func (s *Server) renameNote(ctx context.Context, in RenameInput) (RenameOutput, 
 	if err != nil {
 		return RenameOutput{}, err
 	}
-	if snap.Note(rel) == nil {
-		// Created on disk after the last load? Reload once and look again.
-		if _, err := edit.Read(snap.Root, rel); err == nil && s.refresh(ctx, rel) == nil {
-			snap = s.engine().Snapshot()
-		}
-	}
-	if hiddenPath(snap, to) {
+	overwrite := in.Overwrite
+	switch {
+	case snap.RuleHides(to):
 		return RenameOutput{}, errHiddenPath(to)
+	case privateTarget(snap, to):
+		overwrite = false // never replaced: answered as an existing visible note is (see createNote)
 	}
-	plan, err := edit.PlanRename(snap, rel, to, in.Overwrite)
+	plan, err := edit.PlanRename(snap, rel, to, overwrite)
 	if err != nil {
 		return RenameOutput{}, writeError(snap, rel, err)
 	}

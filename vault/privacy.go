@@ -73,11 +73,15 @@ func dropPrivate(notes []*Note, f Filter) ([]*Note, map[string]bool) {
 // vault-relative path: a path rule matches it, or the note there marked
 // itself private when the snapshot was loaded.
 func (s *Snapshot) Hides(rel string) bool {
-	rel = nfc(strings.TrimPrefix(rel, "/"))
-	if s.Privacy.Filter != nil && s.Privacy.Filter.Excluded(rel) {
-		return true
-	}
-	return s.Privacy.marked[rel]
+	return s.RuleHides(rel) || s.Privacy.marked[nfc(strings.TrimPrefix(rel, "/"))]
+}
+
+// RuleHides reports whether a path rule of the snapshot's filter matches
+// the vault-relative path: a fact about the rules alone, the same whether
+// or not a file is there (unlike Hides, which also knows the notes that
+// marked themselves private).
+func (s *Snapshot) RuleHides(rel string) bool {
+	return s.Privacy.Filter != nil && s.Privacy.Filter.Excluded(nfc(strings.TrimPrefix(rel, "/")))
 }
 
 // HidesNote reports whether a note parsed now (perhaps newer than the

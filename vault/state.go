@@ -10,9 +10,10 @@ import (
 
 // EncodeState appends the snapshot to w: every note as parsed, with its
 // links' resolution (as the index of the note or attachment they resolve
-// to, so that a start need not resolve them again), the attachments,
-// the load's warnings and what the privacy rules hid. It fails on a
-// frontmatter value of a type YAML decoding never produces here.
+// to, so that a start need not resolve them again), the attachments and
+// the load's warnings; nothing of the files the privacy rules hid. It
+// fails on a frontmatter value of a type YAML decoding never produces
+// here.
 func (s *Snapshot) EncodeState(w *wire.Writer) error {
 	size := 0
 	for _, n := range s.Notes {
@@ -43,23 +44,20 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 		w.Text(wa.Message)
 		w.Bool(wa.Retry)
 	}
-	p := s.Privacy
-	w.Len(p.HiddenNotes)
-	w.Len(p.HiddenFiles)
-	w.Strings(slices.Sorted(maps.Keys(p.marked)))
-	excluded := slices.Sorted(maps.Keys(p.excluded))
-	w.Len(len(excluded))
-	for _, k := range excluded {
-		w.Text(k)
-		w.Bool(p.excluded[k])
-	}
+	// Nothing of the privacy rules' work is saved, not even the paths of
+	// the hidden files: no file the program writes may name one. The
+	// hidden files are absent from the notes and attachments, so at each
+	// start ChangedFiles reports them as new and Update finds them hidden
+	// again, restoring the counts.
 	return nil
 }
 
 // DecodeState reads a snapshot EncodeState wrote, for the vault at root
 // (a real root, see RealRoot) loaded with filter; the caller vouches that
 // the state was made with the same options and rules. The files are not
-// looked at: [Snapshot.Changed] tells what differs on disk now.
+// looked at: [Snapshot.Changed] tells what differs on disk now. Its
+// Privacy counts nothing until an Update has seen the hidden files,
+// which [Snapshot.ChangedFiles] always reports (see EncodeState).
 func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) {
 	notes := make([]*Note, r.Len(8))
 	targets := &targetList{}
@@ -91,20 +89,6 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 	for range r.Len(3) {
 		warnings = append(warnings, Warning{Path: r.Text(), Message: r.Text(), Retry: r.Bool()})
 	}
-	p := Privacy{Filter: filter, HiddenNotes: r.Nat(), HiddenFiles: r.Nat()}
-	for _, m := range r.Strings() {
-		if p.marked == nil {
-			p.marked = map[string]bool{}
-		}
-		p.marked[m] = true
-	}
-	for range r.Len(2) {
-		if p.excluded == nil {
-			p.excluded = map[string]bool{}
-		}
-		k := r.Text()
-		p.excluded[k] = r.Bool()
-	}
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
@@ -114,7 +98,7 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 		}
 	}
 	s := indexed(root, notes, atts, warnings) // sorted, links resolved: as saved
-	s.Privacy = p
+	s.Privacy = Privacy{Filter: filter}       // see EncodeState
 	return s, nil
 }
 

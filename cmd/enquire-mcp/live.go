@@ -89,8 +89,8 @@ func (l *loaded) update(ctx context.Context, paths []string) error {
 	if err != nil {
 		return err
 	}
-	if !d.Changed() && sameTimes(old, snap) {
-		return nil
+	if !d.Changed() && sameTimes(old, snap) && old.Privacy.HiddenNotes == snap.Privacy.HiddenNotes && old.Privacy.HiddenFiles == snap.Privacy.HiddenFiles {
+		return nil // a new hidden file changes nothing shown, but the counts
 	}
 	l.logNewWarnings(old, snap)
 	opts := l.searchOpts

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
@@ -104,31 +106,62 @@ func runBin(t *testing.T, bin string, args ...string) string {
 	return string(out)
 }
 
-// scanIndex returns the index files (main, WAL, shared memory) whose
-// bytes hold the canary, in any case.
-func scanIndex(t *testing.T, file string) []string {
+// scanWritten walks dirs (the folders the program writes: its cache,
+// model and index folders) and returns every file whose bytes hold the
+// canary, in any case, and every file it read.
+func scanWritten(t *testing.T, dirs ...string) (leaks, files []string) {
 	t.Helper()
-	var leaks []string
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		raw, err := os.ReadFile(file + suffix)
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files = append(files, p)
+			if bytes.Contains(bytes.ToLower(raw), []byte(canary)) {
+				leaks = append(leaks, p)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			t.Fatal(err)
 		}
-		if bytes.Contains(bytes.ToLower(raw), []byte(canary)) {
-			leaks = append(leaks, filepath.Base(file+suffix))
-		}
 	}
-	return leaks
+	return leaks, files
+}
+
+// userDirs points the user's home, cache, config, data and state folders
+// at a fresh folder, so that every file the program writes by default
+// lands in it, and returns it.
+func userDirs(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for v, d := range map[string]string{"XDG_CACHE_HOME": ".cache", "XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_STATE_HOME": ".local/state"} {
+		t.Setenv(v, filepath.Join(home, d))
+	}
+	return home
+}
+
+// wantEngineState fails the test unless files include an engine state
+// (the file that held hidden paths): a scan without it proves little.
+func wantEngineState(t *testing.T, files []string) {
+	t.Helper()
+	if !slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, ".engine") }) {
+		t.Fatalf("no engine state among the files written: %v", files)
+	}
 }
 
 // TestPrivacyLeak is the privacy boundary's proof. It indexes the vault
 // (text and embeddings) without rules, checks that the canaries are then
-// in the index file, adds the rules, reindexes, and checks that no byte
-// of the index, its WAL or its shared memory holds a canary any more.
-// Then it serves the vault with the rules, every signal and the write
+// in the index file, its engine state and the vault-learned model, adds
+// the rules, reindexes, and checks that no byte of any file the program
+// wrote (the index, its WAL and shared memory, the engine state, the
+// vault model, the user's cache and model folders) holds a canary any
+// more. Then it serves the vault with the rules, every signal and the write
 // tools, and calls every registered tool (enumerated from the server: a
 // tool without argument sets fails the test), reads every resource and
 // gets every prompt, with arguments that would surface the canaries if
@@ -138,16 +171,23 @@ func TestPrivacyLeak(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := buildBinary(t)
+	home := userDirs(t)
 	root := writeLeakVault(t)
 	ixFile := filepath.Join(t.TempDir(), "index.db")
+	written := []string{home, filepath.Dir(ixFile)}
 	common := []string{"--vault", root, "--index-file", ixFile, "--include-pdfs"}
 
 	// Without rules (marker off): the canaries are indexed, so the byte
 	// scan below can see them.
 	runBin(t, bin, append([]string{"index", "--private-key", ""}, common...)...)
+	runBin(t, bin, append([]string{"build-embeddings", "--private-key", "", "--embedding-model", "vault"}, common...)...)
 	runBin(t, bin, append([]string{"build-embeddings", "--private-key", "", "--embedding-model", "builtin"}, common...)...)
-	if leaks := scanIndex(t, ixFile); len(leaks) == 0 {
-		t.Fatal("the canaries are not in the index built without rules: the scan would prove nothing")
+	leaks, files := scanWritten(t, written...)
+	wantEngineState(t, files)
+	for _, f := range []string{ixFile, ixFile + ".engine", ixFile + ".words"} {
+		if !slices.Contains(leaks, f) {
+			t.Fatalf("the canaries are not in %s built without rules (only in %v): the scan would prove nothing", f, leaks)
+		}
 	}
 	raw, _ := os.ReadFile(ixFile)
 	if !bytes.Contains(raw, []byte("qqcanarypdf")) {
@@ -168,11 +208,11 @@ func TestPrivacyLeak(t *testing.T) {
 	if strings.Contains(strings.ToLower(out), canary) {
 		t.Errorf("index output names a hidden file:\n%s", out)
 	}
-	if leaks := scanIndex(t, ixFile); len(leaks) > 0 {
+	if leaks, _ := scanWritten(t, written...); len(leaks) > 0 {
 		t.Fatalf("canaries left in %v after index with rules", leaks)
 	}
 	runBin(t, bin, append(append([]string{"build-embeddings", "--embedding-model", "builtin"}, common...), leakRules...)...)
-	if leaks := scanIndex(t, ixFile); len(leaks) > 0 {
+	if leaks, _ := scanWritten(t, written...); len(leaks) > 0 {
 		t.Fatalf("canaries left in %v after build-embeddings with rules", leaks)
 	}
 
@@ -201,8 +241,103 @@ func TestPrivacyLeak(t *testing.T) {
 	if !strings.Contains(stderr.String(), "privacy rules") || !strings.Contains(stderr.String(), "hidden_notes=7") {
 		t.Errorf("the server log does not report the rules and the hidden count:\n%s", stderr.String())
 	}
-	if leaks := scanIndex(t, ixFile); len(leaks) > 0 {
+	leaks, files = scanWritten(t, written...)
+	wantEngineState(t, files)
+	if len(leaks) > 0 {
 		t.Fatalf("canaries in %v after serving", leaks)
+	}
+}
+
+// TestPrivacyLeakFirstRun: with the rules active from the first run, no
+// file the program writes (the index, engine state and vault-learned
+// model in the default cache folder, which is the model folder too) ever
+// holds a canary: not after index and build-embeddings, nor after a serve
+// during which a note marked itself private and an excluded file
+// appeared.
+func TestPrivacyLeakFirstRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	home := userDirs(t)
+	root := writeLeakVault(t)
+	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
+	common := append([]string{"--vault", root, "--include-pdfs"}, leakRules...)
+	runBin(t, bin, append([]string{"index"}, common...)...)
+	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "vault"}, common...)...)
+	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "builtin"}, common...)...)
+	leaks, files := scanWritten(t, home)
+	wantEngineState(t, files)
+	if !slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, ".words") }) {
+		t.Fatalf("no vault-learned model among the files written: %v", files)
+	}
+	if len(leaks) > 0 {
+		t.Fatalf("canaries in %v after index and build-embeddings", leaks)
+	}
+
+	// A new excluded file, found by serve's start; a note that marks
+	// itself private, written through the server (its reload is at once).
+	writeFile(t, filepath.Join(root, "Private", "qqcanarylatername.md"), []byte("project\n"))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, stderr := serveMCP(ctx, t, bin, append([]string{"serve", "--persistent-index", "--enable-write"}, common...)...)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "obsidian_create_note",
+		Arguments: map[string]any{"path": "qqcanarylater.md", "content": "---\nprivate: true\n---\nqqcanarylatertext project\n"}})
+	if err != nil || res.IsError {
+		t.Fatalf("create_note: %v %+v", err, res)
+	}
+	got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "obsidian://vault/info"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, _ := json.Marshal(got); !strings.Contains(string(raw), `hidden_notes\": 9`) {
+		t.Fatalf("the new hidden files are not counted: %s\n%s", raw, stderr.String())
+	}
+	if err := cs.Close(); err != nil { // the server saves its engine state as it ends
+		t.Logf("close: %v", err)
+	}
+	leaks, files = scanWritten(t, home)
+	wantEngineState(t, files)
+	if len(leaks) > 0 {
+		t.Fatalf("canaries in %v after serving", leaks)
+	}
+}
+
+// TestPrivacyLeakStaleState: the engine state saved before the rules
+// existed holds the canaries; a serve with the rules that is killed right
+// after it started (before it saves its own state) leaves no file that
+// holds one.
+func TestPrivacyLeakStaleState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	home := userDirs(t)
+	root := writeLeakVault(t)
+	ixFile := filepath.Join(t.TempDir(), "index.db")
+	written := []string{home, filepath.Dir(ixFile)}
+	common := []string{"--vault", root, "--index-file", ixFile, "--include-pdfs"}
+	runBin(t, bin, append([]string{"index", "--private-key", ""}, common...)...)
+	if leaks, _ := scanWritten(t, written...); !slices.Contains(leaks, ixFile+".engine") {
+		t.Fatalf("the canaries are not in the engine state saved without rules (only in %v): the test would prove nothing", leaks)
+	}
+	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, append(append([]string{"serve"}, common...), leakRules...)...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "leak-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	if err := cmd.Process.Kill(); err != nil { // before its first save
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if leaks, _ := scanWritten(t, written...); len(leaks) > 0 {
+		t.Fatalf("canaries in %v after a start with the rules\n%s", leaks, stderr.String())
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -158,6 +159,22 @@ func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int
 		return nil, 0, err.Error()
 	}
 	return eng, len(changed), ""
+}
+
+// dropStaleState removes the engine state a start from the files could
+// not use, when the privacy rules hide something now: made with other
+// rules, it may hold the text of notes hidden since, which must not wait
+// for the next save (nor outlive a process killed before it).
+func (l *loaded) dropStaleState() {
+	if p := l.eng.Snapshot().Privacy; p.HiddenNotes+p.HiddenFiles == 0 {
+		return
+	}
+	path := index.StatePath(l.ix.Path())
+	if err := os.Remove(path); err == nil {
+		l.logger.Info("engine state removed: made with other settings or rules, it may hold hidden notes", "file", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		l.logger.Warn("engine state made with other settings or rules not removed", "file", path, "err", err)
+	}
 }
 
 // adoptMem gives the index the in-memory BM25 copy saved with the state,

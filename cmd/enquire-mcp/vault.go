@@ -343,6 +343,9 @@ func (l *loaded) start(ctx context.Context) error {
 	if l.eng, err = l.build(ctx, l.flags.buildEmbeddings, false); err != nil {
 		return err
 	}
+	if l.ix != nil && l.flags.buildEmbeddings == "" {
+		l.dropStaleState()
+	}
 	l.saveSoon(coldSaveDelay)
 	return nil
 }
