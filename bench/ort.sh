@@ -9,6 +9,9 @@
 #      the reranker too) loaded, answering one obsidian_search.
 # ONNX Runtime comes from $ENQUIRE_ORT_LIB, else from the npm package
 # onnxruntime-node@1.30.0 (npm pack + tar, no install scripts).
+# With REAL_MODEL=DIR (an installed all-MiniLM-L6-v2: install-model
+# --from, see README) steps 1 and 3 run the real weights too, in the
+# same run.
 # Usage: bench/ort.sh [VAULT]   (default: the kepano vault of the datasets)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +27,7 @@ CGO_ENABLED=1 go build -tags ort -o "$tmp/enquire-mcp" ./cmd/enquire-mcp
 go run ./bench/ortmodel -out "$tmp/models" >/dev/null
 
 echo "--- build-embeddings on $vault"
-for model in builtin "$tmp/models/minilm"; do
+for model in builtin "$tmp/models/minilm" ${REAL_MODEL:+"$REAL_MODEL"}; do
   rm -f "$tmp/ix.db"
   "$tmp/enquire-mcp" index --vault "$vault" --index-file "$tmp/ix.db" >/dev/null
   echo "$model: $("$tmp/enquire-mcp" build-embeddings --vault "$vault" --index-file "$tmp/ix.db" --embedding-model "$model" | grep -E 'took|truncated' | tr '\n' ' ')"
