@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -255,6 +256,11 @@ func runGenToken(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		_, err = fmt.Fprintln(stdout, tok)
 		return err
+	}
+	// The README's ~/.config/enquire-mcp/token does not exist on a fresh
+	// machine; the folders holding a secret are the user's alone.
+	if err := os.MkdirAll(filepath.Dir(*out), 0o700); err != nil {
+		return fmt.Errorf("token file folder: %w", err)
 	}
 	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
