@@ -51,6 +51,9 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *batch < 1 {
+		return usageError("--batch %d: want a positive number", *batch)
+	}
 	root, err := vf.realRoot()
 	if err != nil {
 		return err

@@ -52,6 +52,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if recency.v+importance.v > 1 {
 		return usageError("--recency-weight + --importance-weight must not exceed 1")
 	}
+	var sigs []string
+	if *signals != "" {
+		sigs = strings.Split(*signals, ",")
+		if err := (search.Request{Query: "signals", Signals: sigs}).Validate(); err != nil {
+			return usageError("--signals: %v", err)
+		}
+	}
+	if err := checkSplit(pos[0], *split); err != nil {
+		return err
+	}
 	start := time.Now()
 	ds, err := eval.Load(ctx, pos[0], *split, "")
 	if err != nil {
@@ -88,9 +98,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1, "feedback": 0}
 	}
 	def := eval.Config{GraphBoost: *boost, Weights: weights.m, RecencyWeight: recency.v, ImportanceWeight: importance.v}
-	if *signals != "" {
-		def.Signals = strings.Split(*signals, ",")
-	}
+	def.Signals = sigs
 	configs := []eval.Config{def}
 	if *matrix {
 		configs = append(eval.Matrix(), eval.Config{GraphBoost: true})
@@ -179,4 +187,24 @@ func printReports(w io.Writer, reports []*eval.Report, categories []string) {
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
+}
+
+// checkSplit makes a --split the dataset lacks a usage error that names
+// the splits it has; a missing dataset folder stays a plain error.
+func checkSplit(dir, split string) error {
+	qrels := filepath.Join(dir, "qrels")
+	entries, err := os.ReadDir(qrels)
+	if err != nil {
+		return nil // eval.Load reports it
+	}
+	var have []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".tsv"); ok && !e.IsDir() {
+			if name == split {
+				return nil
+			}
+			have = append(have, name)
+		}
+	}
+	return usageError("--split %q: %s has no %s.tsv (splits: %s)", split, qrels, split, strings.Join(have, ", "))
 }
