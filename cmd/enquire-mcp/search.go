@@ -124,6 +124,12 @@ func signals(p tools.PerSignal) string {
 	add("bm25", p.BM25)
 	add("tfidf", p.TFIDF)
 	add("emb", p.Embeddings)
+	add("feedback", p.Feedback)
+	add("proximity", p.Proximity)
+	add("rerank", p.Rerank)
+	if len(parts) == 0 {
+		return "-"
+	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
 }
