@@ -37,8 +37,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var recency, importance unitFlag
 	fs.Var(&recency, "recency-weight", "blend file freshness into every configuration's ranking, 0-1 (default 0)")
 	fs.Var(&importance, "importance-weight", "blend the frontmatter importance into every configuration's ranking, 0-1 (default 0)")
-	var pf privacyFlags
-	pf.register(fs)
+	var vf vaultFlags
+	vf.registerContent(fs) // as index reads the vault, PDFs and OCR too
+	vf.ocr.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -47,6 +48,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError("give exactly one dataset folder (BEIR layout)")
 	}
 	if err := tune.check(); err != nil {
+		return err
+	}
+	if err := vf.ocr.check(vf.pdfs); err != nil {
 		return err
 	}
 	if recency.v+importance.v > 1 {
@@ -68,7 +72,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune, tune: tune}
+	vf.vault, vf.indexFile, vf.persistent, vf.noIndex, vf.noSelfTune, vf.tune = ds.Vault, *indexFile, !*noIndex, *noIndex, *noSelfTune, tune
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}

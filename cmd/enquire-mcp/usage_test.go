@@ -45,6 +45,7 @@ func TestInvalidFlagValuesExitTwo(t *testing.T) {
 		{"eval signals", []string{"eval", quality, "--signals", "bogus"}, "--signals"},
 		{"eval weights", []string{"eval", quality, "--weights", "bogus=1"}, "-weights"},
 		{"eval model", []string{"eval", quality, "--embedding-model", "nosuch"}, "--embedding-model"},
+		{"eval ocr without pdfs", []string{"eval", quality, "--ocr"}, "add --include-pdfs"},
 		{"eval blend weights sum", []string{"eval", quality, "--recency-weight", "0.6", "--importance-weight", "0.6"}, "must not exceed 1"},
 		{"setup client", []string{"setup", "--vault", v, "--client", "bogus"}, "--client must be one of"},
 		{"configure client", []string{"configure", "--client", "bogus", "--vault", v}, "--client must be one of"},

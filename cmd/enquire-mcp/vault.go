@@ -79,8 +79,14 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 // the index (index, build-embeddings, and the searching ones).
 func (v *vaultFlags) registerIndex(fs *flag.FlagSet) {
 	fs.StringVar(&v.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.StringVar(&v.indexFile, "index-file", "", "index file (default: the user cache dir, one file per vault); implies --persistent-index")
+	v.registerContent(fs)
+}
+
+// registerContent adds the flags that choose which files and what of
+// them are read: also eval's, so that it judges what index would index.
+func (v *vaultFlags) registerContent(fs *flag.FlagSet) {
+	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.BoolVar(&v.pdfs, "include-pdfs", false, "index the text of PDF attachments (kind \"pdf\", with page numbers)")
 	v.privacy.register(fs)
 }
