@@ -42,6 +42,7 @@ func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, er
 }
 
 func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	stderr = &syncWriter{w: stderr} // messages and the progress lines meet there
 	fs := newFlagSet("build-embeddings", "--vault PATH [--embedding-model ALIAS] [--include-pdfs] [--index-file F]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
@@ -72,7 +73,9 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	src.Privacy = indexPrivacy(rules)
-	sync, err := ix.Sync(ctx, src, nil)
+	syncBar := newProgress(stderr, len(src.Files), "syncing the index", "files")
+	sync, err := ix.Sync(ctx, src, syncBar.Set)
+	syncBar.Done()
 	if err != nil {
 		return err
 	}
@@ -84,7 +87,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if old, oldAlias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && old != "" && old != model.ID() {
 		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
 	}
-	bar := newProgress(stderr, sync.Chunks, "embedding")
+	bar := newProgress(stderr, sync.Chunks, "embedding", "chunks")
 	st, err := ix.BuildEmbeddings(ctx, src, model, ef.model, *batch, bar.Set)
 	bar.Done()
 	if err != nil {

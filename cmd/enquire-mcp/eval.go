@@ -113,7 +113,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var reports []*eval.Report
 	for _, c := range configs {
-		bar := newProgress(stderr, len(ds.Queries), c.Name())
+		bar := newProgress(stderr, len(ds.Queries), c.Name(), "queries")
 		rep, err := eval.Run(ctx, eng, ds, c, bar.Set)
 		bar.Done()
 		if err != nil {

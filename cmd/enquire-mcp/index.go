@@ -10,6 +10,7 @@ import (
 const maxListedWarnings = 10
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	stderr = &syncWriter{w: stderr} // warnings and the progress lines meet there
 	fs := newFlagSet("index", "--vault PATH [--include-pdfs [--ocr]] [--index-file F] [--rebuild]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
@@ -48,7 +49,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	src.Privacy = indexPrivacy(rules)
-	bar := newProgress(stderr, len(src.Files), "indexing")
+	bar := newProgress(stderr, len(src.Files), "indexing", "files")
 	st, err := ix.Sync(ctx, src, bar.Set)
 	bar.Done()
 	if err != nil {
