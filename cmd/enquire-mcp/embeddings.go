@@ -52,8 +52,11 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *batch < 1 {
-		return usageError("--batch %d: want a positive number", *batch)
+	if err := atLeast("batch", *batch, 1); err != nil {
+		return err
+	}
+	if err := vf.checkContent(); err != nil {
+		return err
 	}
 	root, err := vf.realRoot()
 	if err != nil {

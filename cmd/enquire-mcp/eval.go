@@ -50,7 +50,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := tune.check(); err != nil {
 		return err
 	}
-	if err := vf.ocr.check(vf.pdfs); err != nil {
+	if err := vf.checkContent(); err != nil {
 		return err
 	}
 	if recency.v+importance.v > 1 {

@@ -65,6 +65,19 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 // check validates the network and auth flags before the vault is loaded,
 // and reads the token. It returns warnings to log.
 func (h *httpFlags) check() (token string, warnings []string, err error) {
+	for _, err := range []error{
+		atLeast("max-body", h.maxBody, 1),
+		atLeast("max-concurrent", h.maxConcurrent, 1),
+		atLeast("max-sessions", h.maxSessions, 1),
+		atLeast("rate-limit", h.rate, 0),
+		atLeast("request-timeout", h.requestTimeout, time.Millisecond),
+		atLeast("session-idle", h.sessionIdle, time.Millisecond),
+		atLeast("warmup", h.warmup, 0),
+	} {
+		if err != nil {
+			return "", nil, err
+		}
+	}
 	host, _, err := net.SplitHostPort(h.addr)
 	if err != nil {
 		return "", nil, usageError("--addr %q: %v", h.addr, err)

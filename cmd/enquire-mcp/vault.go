@@ -91,6 +91,14 @@ func (v *vaultFlags) registerContent(fs *flag.FlagSet) {
 	v.privacy.register(fs)
 }
 
+// checkContent validates the flags registerContent and ocrFlags add.
+func (v *vaultFlags) checkContent() error {
+	if err := atLeast("max-file-size", v.maxFileSize, 1); err != nil {
+		return err
+	}
+	return v.ocr.check(v.pdfs)
+}
+
 func envVault() string { return os.Getenv("ENQUIRE_VAULT") }
 
 // pdfCommand is the hidden subcommand that extracts one PDF in a child
@@ -249,6 +257,16 @@ func (l *loaded) closeOrWarn() {
 // embeddings. An index or a model that cannot be opened is logged and
 // reported as that signal's error; the search still works.
 func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, error) {
+	if err := v.checkContent(); err != nil {
+		return nil, err
+	}
+	// Commands without these flags leave them 0: the engine's defaults.
+	if err := atLeast("stale-days", v.staleDays, 0); err != nil {
+		return nil, err
+	}
+	if err := atLeast("prefilter-limit", v.prefilterLimit, -1); err != nil {
+		return nil, err
+	}
 	root, err := v.realRoot()
 	if err != nil {
 		return nil, err
@@ -259,9 +277,6 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
-	if err := v.ocr.check(v.pdfs); err != nil {
-		return nil, err
-	}
 	if err := v.tune.check(); err != nil {
 		return nil, err
 	}
