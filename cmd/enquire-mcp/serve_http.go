@@ -62,9 +62,9 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.memProfile, "mem-profile", "", "write an allocation profile (go tool pprof -sample_index=alloc_space) to this file at shutdown (diagnostics)")
 }
 
-// check validates the network and auth flags before the vault is loaded,
-// and reads the token. It returns warnings to log.
-func (h *httpFlags) check() (token string, warnings []string, err error) {
+// checkLimits validates the numbers: a stray minus sign must not fall
+// back to a default in silence.
+func (h *httpFlags) checkLimits() error {
 	for _, err := range []error{
 		atLeast("max-body", h.maxBody, 1),
 		atLeast("max-concurrent", h.maxConcurrent, 1),
@@ -75,9 +75,15 @@ func (h *httpFlags) check() (token string, warnings []string, err error) {
 		atLeast("warmup", h.warmup, 0),
 	} {
 		if err != nil {
-			return "", nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// check validates the network and auth flags before the vault is loaded,
+// and reads the token. It returns warnings to log.
+func (h *httpFlags) check() (token string, warnings []string, err error) {
 	host, _, err := net.SplitHostPort(h.addr)
 	if err != nil {
 		return "", nil, usageError("--addr %q: %v", h.addr, err)
@@ -175,6 +181,9 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		return err
 	}
 	if err := sf.check(); err != nil {
+		return err
+	}
+	if err := hf.checkLimits(); err != nil {
 		return err
 	}
 	token, warnings, err := hf.check()
