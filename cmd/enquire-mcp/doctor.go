@@ -79,6 +79,9 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := vf.checkContent(); err != nil {
 		return err
 	}
+	if err := vf.embed.check(); err != nil {
+		return err
+	}
 	rep := diagnose(ctx, &vf, hostDoctorEnv(vf.embed))
 	if *asJSON {
 		b, err := marshalJSON(rep)

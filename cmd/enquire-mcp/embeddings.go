@@ -32,6 +32,16 @@ func (e *embedFlags) register(fs *flag.FlagSet, def string) {
 	fs.StringVar(&e.ortLib, "ort-lib", "", "ONNX Runtime shared library for transformer models (default: $ENQUIRE_ORT_LIB, else next to the binary)")
 }
 
+// check makes an --embedding-model that names no model a usage error
+// before any work (a search would otherwise pass over it in silence when
+// the index holds no vectors).
+func (e *embedFlags) check() error {
+	if err := models.Check(e.model); err != nil {
+		return usageError("--embedding-model: %v", err)
+	}
+	return nil
+}
+
 // options are the models.Options of the flags.
 func (e *embedFlags) options() models.Options {
 	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib, VaultModel: e.vaultModel, BatchJob: e.batchJob}
@@ -56,6 +66,9 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	if err := vf.checkContent(); err != nil {
+		return err
+	}
+	if err := ef.check(); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()

@@ -69,6 +69,9 @@ func TestInvalidFlagValuesExitTwo(t *testing.T) {
 		{"serve-http request-timeout", []string{"serve-http", "--vault", v, "--request-timeout", "-1s"}, "--request-timeout -1s"},
 		{"serve-http session-idle", []string{"serve-http", "--vault", v, "--session-idle", "0s"}, "--session-idle 0s"},
 		{"serve-http warmup", []string{"serve-http", "--vault", v, "--warmup", "-1"}, "--warmup -1"},
+		{"search embedding-model", []string{"search", "--vault", v, "x", "--embedding-model", "nosuch"}, "--embedding-model"},
+		{"serve embedding-model", []string{"serve", "--vault", v, "--embedding-model", "nosuch"}, "--embedding-model"},
+		{"doctor embedding-model", []string{"doctor", "--vault", v, "--embedding-model", "nosuch"}, "--embedding-model"},
 		{"gen-token argument", []string{"gen-token", "extra"}, "unexpected argument"},
 		{"prune argument", []string{"prune", "extra"}, "unexpected argument"},
 	}

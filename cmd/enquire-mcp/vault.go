@@ -15,6 +15,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
@@ -266,6 +267,12 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	if err := atLeast("prefilter-limit", v.prefilterLimit, -1); err != nil {
 		return nil, err
+	}
+	if err := v.embed.check(); err != nil {
+		return nil, err
+	}
+	if err := models.Check(v.buildEmbeddings); err != nil {
+		return nil, usageError("--embedding-model: %v", err)
 	}
 	root, err := v.realRoot()
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -18,11 +17,7 @@ import (
 func (e *embedFlags) openOrLearn(ctx context.Context, alias string, ix *index.Index, src index.Source) (embed.Embedder, error) {
 	e.vaultModel = index.VaultModelPath(ix.Path())
 	if alias != models.VaultAlias {
-		m, err := e.open(ctx, alias)
-		if errors.Is(err, models.ErrUnknown) { // alias comes from --embedding-model
-			return nil, usageError("--embedding-model: %v", err)
-		}
-		return m, err
+		return e.open(ctx, alias)
 	}
 	texts, err := ix.EmbedTexts(ctx, src)
 	if err != nil {
