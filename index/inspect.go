@@ -132,7 +132,8 @@ func (info *Info) read(c *sqlite3.Conn) error {
 	}{
 		{`SELECT count(*) FROM chunks`, &info.Chunks},
 		{`SELECT count(*) FROM files WHERE kind = 'pdf' AND warning LIKE '%no text layer%'`, &info.PDFsWithoutText},
-		{`SELECT count(DISTINCT c.hash) FROM chunks c JOIN vectors v ON v.hash = c.hash`, &info.Vectors},
+		// Per chunk, not per vector: identical chunks share one vector.
+		{`SELECT count(*) FROM chunks c WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash)`, &info.Vectors},
 	}
 	for _, q := range counts {
 		if *q.dst, err = intQuery(c, q.sql); err != nil {

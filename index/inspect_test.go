@@ -102,3 +102,34 @@ func TestInspectAndRemoveRefuseForeignFiles(t *testing.T) {
 		t.Fatal("Remove(garbage): removed a file it could not identify")
 	}
 }
+
+// TestInspectCountsChunksSharingAVector: two identical chunks share one
+// vector, and both have it (doctor's "N of M chunks have vectors").
+func TestInspectCountsChunksSharingAVector(t *testing.T) {
+	root := t.TempDir()
+	for _, dir := range []string{"A", "B"} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, "Same.md"), []byte("# Heading\n\nThe very same passage twice.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "Other.md"), []byte("A different passage.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "ix.db")
+	ix := open(t, root, file, false)
+	syncDisk(t, ix)
+	build(t, ix, &embedtest.Model{Name: "toy"}, 0)
+	if n := vectorCount(t, ix); n == 0 {
+		t.Fatal("no vectors built")
+	}
+	info, err := Inspect(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Chunks < 3 || info.Vectors != info.Chunks {
+		t.Fatalf("%d of %d chunks have vectors, want all", info.Vectors, info.Chunks)
+	}
+}

@@ -579,6 +579,9 @@ func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 	}
 	sn := e.snippet(e.readable(n), start, end, req.Query)
 	h.Snippet = sn.text
+	if strings.TrimSpace(h.Snippet) == "" {
+		h.Snippet = propertiesSnippet(n.Frontmatter) // a note that is only properties
+	}
 	if f.Chunk == rankers.NoChunk {
 		h.LineStart, h.LineEnd = sn.lineStart, sn.lineEnd
 	}

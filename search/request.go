@@ -96,6 +96,15 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
 
+// Validate reports what Search would reject in r before any index is
+// loaded (a command line checks its flags first); the error wraps
+// ErrInvalid. Checks that need the engine (the blend weights against the
+// server's defaults) still happen in Search.
+func (r Request) Validate() error {
+	_, err := r.normalize()
+	return err
+}
+
 // normalize validates r and fills in defaults.
 func (r *Request) normalize() (FrontmatterFilter, error) {
 	r.Query = strings.TrimSpace(r.Query)

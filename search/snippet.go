@@ -1,8 +1,11 @@
 package search
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -179,4 +182,39 @@ func trimAround(s string, mark int) string {
 		out += "…"
 	}
 	return out
+}
+
+// propertiesSnippet shows a note's frontmatter as "key: value; key:
+// value" (keys sorted, lists joined with commas), clipped to about
+// snippetChars: the snippet of a note whose body is empty.
+func propertiesSnippet(fm map[string]any) string {
+	keys := slices.Sorted(maps.Keys(fm))
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+": "+propertyValue(fm[k]))
+	}
+	s := strings.Join(parts, "; ")
+	if utf8.RuneCountInString(s) <= snippetChars {
+		return s
+	}
+	return string([]rune(s)[:snippetChars]) + "…"
+}
+
+func propertyValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case []any:
+		items := make([]string, len(v))
+		for i, x := range v {
+			items[i] = propertyValue(x)
+		}
+		return strings.Join(items, ", ")
+	case time.Time:
+		if v.Hour() == 0 && v.Minute() == 0 && v.Second() == 0 && v.Nanosecond() == 0 {
+			return v.Format(time.DateOnly)
+		}
+		return v.Format(time.RFC3339)
+	}
+	return fmt.Sprint(v)
 }

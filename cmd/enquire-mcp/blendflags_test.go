@@ -44,11 +44,11 @@ func TestSearchTypesAndBlendFlags(t *testing.T) {
 					t.Fatalf("matches %+v", out.Matches)
 				}
 			}},
-		{name: "unknown type", args: []string{"--types", "fact", "x"}, code: 1, stderr: `unknown type "fact"`},
+		{name: "unknown type", args: []string{"--types", "fact", "x"}, code: 2, stderr: `unknown type "fact"`},
 		{name: "types and no-memory", args: []string{"--types", "memory", "--no-memory", "x"}, code: 2, stderr: "not both"},
 		{name: "recency weight above 1", args: []string{"--recency-weight", "2", "x"}, code: 2, stderr: "from 0 to 1"},
 		{name: "negative importance weight", args: []string{"--importance-weight", "-0.1", "x"}, code: 2, stderr: "from 0 to 1"},
-		{name: "weights summing above 1", args: []string{"--recency-weight", "0.7", "--importance-weight", "0.5", "x"}, code: 1, stderr: "must not exceed 1"},
+		{name: "weights summing above 1", args: []string{"--recency-weight", "0.7", "--importance-weight", "0.5", "x"}, code: 2, stderr: "must not exceed 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

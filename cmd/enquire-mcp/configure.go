@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -114,6 +115,11 @@ func runConfigure(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if *noAuth && *httpURL == "" {
 		return usageError("--no-auth goes with --http")
+	}
+	if *httpURL != "" {
+		if u, err := url.Parse(*httpURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageError("--http %q: want the server's http or https URL, e.g. http://127.0.0.1:8765/mcp", *httpURL)
+		}
 	}
 	cfg, err := buildClientConfig(*client, *vaultPath, *httpURL, *noAuth, strings.Fields(*extra), env)
 	if err != nil {

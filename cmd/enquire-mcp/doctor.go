@@ -76,6 +76,12 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if vf.vault == "" {
 		return usageError("--vault is required (or set ENQUIRE_VAULT)")
 	}
+	if err := vf.checkContent(); err != nil {
+		return err
+	}
+	if err := vf.embed.check(); err != nil {
+		return err
+	}
 	rep := diagnose(ctx, &vf, hostDoctorEnv(vf.embed))
 	if *asJSON {
 		b, err := marshalJSON(rep)

@@ -32,6 +32,16 @@ func (e *embedFlags) register(fs *flag.FlagSet, def string) {
 	fs.StringVar(&e.ortLib, "ort-lib", "", "ONNX Runtime shared library for transformer models (default: $ENQUIRE_ORT_LIB, else next to the binary)")
 }
 
+// check makes an --embedding-model that names no model a usage error
+// before any work (a search would otherwise pass over it in silence when
+// the index holds no vectors).
+func (e *embedFlags) check() error {
+	if err := models.Check(e.model); err != nil {
+		return usageError("--embedding-model: %v", err)
+	}
+	return nil
+}
+
 // options are the models.Options of the flags.
 func (e *embedFlags) options() models.Options {
 	return models.Options{CacheDir: e.cache, BaseURL: e.baseURL, ORTLib: e.ortLib, VaultModel: e.vaultModel, BatchJob: e.batchJob}
@@ -42,6 +52,7 @@ func (e *embedFlags) open(ctx context.Context, alias string) (embed.Embedder, er
 }
 
 func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	stderr = &syncWriter{w: stderr} // messages and the progress lines meet there
 	fs := newFlagSet("build-embeddings", "--vault PATH [--embedding-model ALIAS] [--include-pdfs] [--index-file F]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
@@ -49,6 +60,15 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	ef.register(fs, models.DefaultAlias)
 	batch := fs.Int("batch", index.DefaultEmbedBatch, "chunks per embedding call and per transaction")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := atLeast("batch", *batch, 1); err != nil {
+		return err
+	}
+	if err := vf.checkContent(); err != nil {
+		return err
+	}
+	if err := ef.check(); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()
@@ -69,7 +89,9 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	src.Privacy = indexPrivacy(rules)
-	sync, err := ix.Sync(ctx, src, nil)
+	syncBar := newProgress(stderr, len(src.Files), "syncing the index", "files")
+	sync, err := ix.Sync(ctx, src, syncBar.Set)
+	syncBar.Done()
 	if err != nil {
 		return err
 	}
@@ -81,7 +103,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if old, oldAlias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && old != "" && old != model.ID() {
 		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
 	}
-	bar := newProgress(stderr, sync.Chunks, "embedding")
+	bar := newProgress(stderr, sync.Chunks, "embedding", "chunks")
 	st, err := ix.BuildEmbeddings(ctx, src, model, ef.model, *batch, bar.Set)
 	bar.Done()
 	if err != nil {

@@ -39,8 +39,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var recency, importance unitFlag
 	fs.Var(&recency, "recency-weight", "blend file freshness into every configuration's ranking, 0-1 (default 0)")
 	fs.Var(&importance, "importance-weight", "blend the frontmatter importance into every configuration's ranking, 0-1 (default 0)")
-	var pf privacyFlags
-	pf.register(fs)
+	var vf vaultFlags
+	vf.registerContent(fs) // as index reads the vault, PDFs and OCR too
+	vf.ocr.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -51,8 +52,21 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := tune.check(); err != nil {
 		return err
 	}
+	if err := vf.checkContent(); err != nil {
+		return err
+	}
 	if recency.v+importance.v > 1 {
 		return usageError("--recency-weight + --importance-weight must not exceed 1")
+	}
+	var sigs []string
+	if *signals != "" {
+		sigs = strings.Split(*signals, ",")
+		if err := (search.Request{Query: "signals", Signals: sigs}).Validate(); err != nil {
+			return usageError("--signals: %v", err)
+		}
+	}
+	if err := checkSplit(pos[0], *split); err != nil {
+		return err
 	}
 	start := time.Now()
 	ds, err := eval.Load(ctx, pos[0], *split, "")
@@ -60,7 +74,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune, tune: tune, boostStrength: *boostStrength}
+	vf.vault, vf.indexFile, vf.persistent, vf.noIndex, vf.noSelfTune, vf.tune = ds.Vault, *indexFile, !*noIndex, *noIndex, *noSelfTune, tune
+	vf.boostStrength = *boostStrength
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}
@@ -90,9 +105,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		weights.m = map[string]float64{"bm25": 1, "tfidf": 1, "embeddings": 1, "feedback": 0}
 	}
 	def := eval.Config{GraphBoost: *boost, Weights: weights.m, RecencyWeight: recency.v, ImportanceWeight: importance.v}
-	if *signals != "" {
-		def.Signals = strings.Split(*signals, ",")
-	}
+	def.Signals = sigs
 	configs := []eval.Config{def}
 	if *matrix {
 		configs = append(eval.Matrix(), eval.Config{GraphBoost: true})
@@ -103,7 +116,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var reports []*eval.Report
 	for _, c := range configs {
-		bar := newProgress(stderr, len(ds.Queries), c.Name())
+		bar := newProgress(stderr, len(ds.Queries), c.Name(), "queries")
 		rep, err := eval.Run(ctx, eng, ds, c, bar.Set)
 		bar.Done()
 		if err != nil {
@@ -181,4 +194,24 @@ func printReports(w io.Writer, reports []*eval.Report, categories []string) {
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
+}
+
+// checkSplit makes a --split the dataset lacks a usage error that names
+// the splits it has; a missing dataset folder stays a plain error.
+func checkSplit(dir, split string) error {
+	qrels := filepath.Join(dir, "qrels")
+	entries, err := os.ReadDir(qrels)
+	if err != nil {
+		return nil // eval.Load reports it
+	}
+	var have []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".tsv"); ok && !e.IsDir() {
+			if name == split {
+				return nil
+			}
+			have = append(have, name)
+		}
+	}
+	return usageError("--split %q: %s has no %s.tsv (splits: %s)", split, qrels, split, strings.Join(have, ", "))
 }

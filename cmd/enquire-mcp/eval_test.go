@@ -56,3 +56,54 @@ func TestEvalMatrixHasEverySignal(t *testing.T) {
 		t.Error("no escaped path in the run, though most fixture paths hold a space")
 	}
 }
+
+// TestEvalJudgesPDFs: eval takes index's content flags, so a question
+// whose answer is in a PDF is found with --include-pdfs, and the
+// privacy flags of index hide it again.
+func TestEvalJudgesPDFs(t *testing.T) {
+	dir := t.TempDir()
+	pdf, err := os.ReadFile(filepath.Join(fixtureVault, "Attachments", "paper.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"vault/paper.pdf": pdf,
+		"vault/Other.md":  []byte("# Other\n\nNotes on folding cranes.\n"),
+		"queries.jsonl":   []byte(`{"_id": "q1", "text": "placeholder paper page one"}` + "\n"),
+		"qrels/test.tsv":  []byte("query-id\tcorpus-id\tscore\nq1\tpaper.pdf\t1\n"),
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		hit  bool
+	}{
+		{"pdfs included", []string{"--include-pdfs"}, true},
+		{"pdfs left out", nil, false},
+		{"pdf excluded by a privacy rule", []string{"--include-pdfs", "--exclude-glob", "*.pdf"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"eval", dir, "--json", "--no-embeddings"}, tt.args...)
+			code, stdout, stderr := runCLI(t, args...)
+			if code != 0 {
+				t.Fatalf("code %d, stderr %s", code, stderr)
+			}
+			var rep eval.Report
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatalf("%v in %s", err, stdout)
+			}
+			if (rep.NDCG10 > 0) != tt.hit {
+				t.Fatalf("nDCG@10 %v, want a hit: %v", rep.NDCG10, tt.hit)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 )
 
 // errUsage marks a command-line mistake (exit code 2).
@@ -13,6 +14,15 @@ var errUsage = errors.New("usage")
 
 func usageError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// atLeast is a usage error when the value of flag name is below least:
+// a stray minus sign must not fall back to a default in silence.
+func atLeast[T int | int64 | float64 | time.Duration](name string, v, least T) error {
+	if v < least {
+		return usageError("--%s %v: want at least %v", name, v, least)
+	}
+	return nil
 }
 
 // parseFlags parses a command that takes flags only.

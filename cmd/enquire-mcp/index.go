@@ -10,6 +10,7 @@ import (
 const maxListedWarnings = 10
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	stderr = &syncWriter{w: stderr} // warnings and the progress lines meet there
 	fs := newFlagSet("index", "--vault PATH [--include-pdfs [--ocr]] [--index-file F] [--rebuild]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
@@ -22,7 +23,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := vf.tune.check(); err != nil {
 		return err
 	}
-	if err := vf.ocr.check(vf.pdfs); err != nil {
+	if err := vf.checkContent(); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()
@@ -48,7 +49,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	src.Privacy = indexPrivacy(rules)
-	bar := newProgress(stderr, len(src.Files), "indexing")
+	bar := newProgress(stderr, len(src.Files), "indexing", "files")
 	st, err := ix.Sync(ctx, src, bar.Set)
 	bar.Done()
 	if err != nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -31,6 +33,11 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 	if len(pos) != 1 {
 		return usageError("give one model alias (see --list)")
 	}
+	if *from != "" {
+		if u, err := url.Parse(*from); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageError("--from %q: want an http or https URL", *from)
+		}
+	}
 	cache, err := models.CacheDir(models.Options{CacheDir: *dir})
 	if err != nil {
 		return err
@@ -50,6 +57,9 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 		path, err = model2vec.Install(ctx, pos[0], cache, opts)
 	}
 	bar.done()
+	if errors.Is(err, model2vec.ErrUnknownAlias) {
+		return usageError("%v", err)
+	}
 	if err != nil {
 		return err
 	}

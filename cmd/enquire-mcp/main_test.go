@@ -37,7 +37,7 @@ func TestCLIExitCodesAndMessages(t *testing.T) {
 		{"no vault flag", []string{"search", "x"}, 2, "", "--vault is required", true},
 		{"no query", []string{"search", "--vault", fixtureVault}, 2, "", "missing query", true},
 		{"bad flag", []string{"search", "--nope"}, 2, "", "flag provided but not defined", false},
-		{"bad limit", []string{"search", "--vault", fixtureVault, "x", "--limit", "1000"}, 1, "", "limit must be between 1 and 100", true},
+		{"bad limit", []string{"search", "--vault", fixtureVault, "x", "--limit", "1000"}, 2, "", "limit must be between 1 and 100", true},
 		{"bad filter json", []string{"search", "--vault", fixtureVault, "x", "--filter-frontmatter", "{"}, 2, "", "--filter-frontmatter", true},
 		{"serve is the default command", []string{"--vault", "/nonexistent/vault"}, 1, "", "enquire-mcp serve: vault /nonexistent/vault", true},
 		{"subcommand help", []string{"search", "-h"}, 0, "", "Usage: enquire-mcp search", false},

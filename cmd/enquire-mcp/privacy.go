@@ -74,9 +74,11 @@ func logPrivacy(logger *slog.Logger, r *privacy.Rules, snap *vault.Snapshot) {
 	}
 }
 
-// logPurge reports what a sync purged for the privacy rules (counts only).
+// logPurge reports what a sync purged for the privacy rules (counts
+// only). A scrub of free pages alone (new rules, nothing to purge) is not
+// news to the user.
 func logPurge(logger *slog.Logger, st index.Stats) {
-	if st.Purged > 0 || st.PurgedFile {
+	if st.Purged > 0 {
 		logger.Info("privacy purge", "files_purged", st.Purged, "index_rewritten", st.PurgedFile)
 	}
 }
@@ -87,9 +89,12 @@ func printPrivacy(w io.Writer, r *privacy.Rules, st index.Stats) {
 	if r == nil || !r.Active() {
 		return
 	}
-	fmt.Fprintf(w, "  privacy: %s; %d files purged", r.Describe(), st.Purged)
-	if st.PurgedFile {
-		fmt.Fprint(w, "; index file rewritten without their text")
+	fmt.Fprintf(w, "  privacy: %s", r.Describe())
+	if st.Purged > 0 {
+		fmt.Fprintf(w, "; %d files purged", st.Purged)
+		if st.PurgedFile {
+			fmt.Fprint(w, "; index file rewritten without their text")
+		}
 	}
 	fmt.Fprintln(w)
 }

@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
+	"github.com/enquire-mcp/enquire-mcp/privacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -728,4 +730,37 @@ func scanIndexFor(t *testing.T, file, s string) []string {
 		}
 	}
 	return leaks
+}
+
+// TestPrintPrivacyPurge: the summary speaks of a purge only when one
+// removed files; new rules that found nothing to purge say just the rules.
+func TestPrintPrivacyPurge(t *testing.T) {
+	rules, err := privacy.Compile(privacy.Config{Exclude: []string{"Private/**"}}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		st      index.Stats
+		want    string
+		without string
+	}{
+		{"nothing purged, file scrubbed for new rules", index.Stats{PurgedFile: true}, "  privacy: " + rules.Describe() + "\n", "purged"},
+		{"nothing purged", index.Stats{}, "  privacy: " + rules.Describe() + "\n", "purged"},
+		{"files purged", index.Stats{Purged: 2, PurgedFile: true}, "; 2 files purged; index file rewritten without their text\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			printPrivacy(&b, rules, tt.st)
+			if !strings.HasSuffix(b.String(), tt.want) || (tt.without != "" && strings.Contains(b.String(), tt.without)) {
+				t.Fatalf("got %q, want it to end in %q without %q", b.String(), tt.want, tt.without)
+			}
+			var logs bytes.Buffer
+			logPurge(slog.New(slog.NewTextHandler(&logs, nil)), tt.st)
+			if (tt.st.Purged > 0) != strings.Contains(logs.String(), "privacy purge") {
+				t.Fatalf("log %q for %+v", logs.String(), tt.st)
+			}
+		})
+	}
 }

@@ -1,23 +1,39 @@
 package main
 
 import (
+	"fmt"
 	"io"
-	"os"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
-// progress shows a bar with rate and ETA when w is a terminal and does
-// nothing otherwise (CI logs, pipes).
+// progressEvery is how often a long run off a terminal (CI logs, pipes,
+// a service's journal) says how far it is: a bar there would be noise,
+// and silence for minutes looks like a hang.
+const progressEvery = 5 * time.Second
+
+// progress shows a bar with rate and ETA when w is a terminal, and a
+// line every progressEvery otherwise.
 type progress struct {
-	bar *progressbar.ProgressBar
+	bar   *progressbar.ProgressBar
+	lines *lineProgress
 }
 
-func newProgress(w io.Writer, total int, desc string) *progress {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || total <= 0 {
+// newProgress starts the progress of work over total units (e.g. "files";
+// total may be an estimate, see Set).
+func newProgress(w io.Writer, total int, desc, unit string) *progress {
+	return newProgressEvery(w, total, desc, unit, progressEvery)
+}
+
+func newProgressEvery(w io.Writer, total int, desc, unit string, every time.Duration) *progress {
+	if !isTerminal(w) {
+		return &progress{lines: startLines(w, total, desc, unit, every)}
+	}
+	if total <= 0 {
 		return &progress{}
 	}
 	return &progress{bar: progressbar.NewOptions(total,
@@ -31,10 +47,21 @@ func newProgress(w io.Writer, total int, desc string) *progress {
 	)}
 }
 
-// Set moves the bar to done of total; the total the work reports wins
-// over the estimate the bar started with (a resumed embedding run has
+// isTerminal reports whether w is a terminal (an *os.File or a syncWriter
+// over one).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// Set moves the progress to done of total; the total the work reports
+// wins over the estimate it started with (a resumed embedding run has
 // fewer chunks left than the index holds).
 func (p *progress) Set(done, total int) {
+	if p.lines != nil {
+		p.lines.set(done, total)
+		return
+	}
 	if p.bar == nil {
 		return
 	}
@@ -44,9 +71,133 @@ func (p *progress) Set(done, total int) {
 	_ = p.bar.Set(done)
 }
 
-// Done finishes and clears the bar.
+// Done finishes and clears the bar, or stops the lines (nothing is
+// written after Done returns).
 func (p *progress) Done() {
+	if p.lines != nil {
+		p.lines.finish()
+	}
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// lineProgress writes a progress line on every tick, from its own
+// goroutine: a single slow step (a scanned PDF's OCR) still gets its
+// lines.
+type lineProgress struct {
+	w          io.Writer
+	desc, unit string
+	start      time.Time
+	stop       chan struct{}
+	stopped    chan struct{}
+	once       sync.Once
+
+	mu          sync.Mutex
+	done, total int
+}
+
+func startLines(w io.Writer, total int, desc, unit string, every time.Duration) *lineProgress {
+	l := &lineProgress{w: w, desc: desc, unit: unit, start: time.Now(), total: total,
+		stop: make(chan struct{}), stopped: make(chan struct{})}
+	go l.loop(every)
+	return l
+}
+
+func (l *lineProgress) loop(every time.Duration) {
+	defer close(l.stopped)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case now := <-t.C:
+			l.mu.Lock()
+			line := progressLine(l.desc, l.unit, l.done, l.total, now.Sub(l.start))
+			l.mu.Unlock()
+			fmt.Fprintln(l.w, line)
+		}
+	}
+}
+
+func (l *lineProgress) set(done, total int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.done = done
+	if total > 0 {
+		l.total = total
+	}
+}
+
+func (l *lineProgress) finish() {
+	l.once.Do(func() { close(l.stop) })
+	<-l.stopped
+}
+
+// progressLine is one report: "indexing: 4,210/13,415 files, 31%, ETA
+// 12 s"; before the first unit is done, or without a total, the time so
+// far instead of an ETA.
+func progressLine(desc, unit string, done, total int, elapsed time.Duration) string {
+	if total <= 0 {
+		return fmt.Sprintf("%s: %s %s, %s so far", desc, thousands(done), unit, humanDuration(elapsed))
+	}
+	done = min(done, total)
+	head := fmt.Sprintf("%s: %s/%s %s, %d%%", desc, thousands(done), thousands(total), unit, done*100/total)
+	if done == 0 || elapsed <= 0 {
+		return head + ", " + humanDuration(elapsed) + " so far"
+	}
+	eta := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+	return head + ", ETA " + humanDuration(eta)
+}
+
+// thousands writes n with comma separators: 13415 → "13,415".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// humanDuration rounds d to what a progress line needs: "12 s",
+// "2 min 30 s", "1 h 5 min".
+func humanDuration(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%d s", s)
+	case s < 3600:
+		return fmt.Sprintf("%d min %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d h %d min", s/3600, s%3600/60)
+}
+
+// syncWriter serialises writes to w: the progress lines come from their
+// own goroutine while the command writes warnings.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// Fd is w's file descriptor, so that isTerminal sees through the
+// wrapper (an invalid one when w is not a file).
+func (s *syncWriter) Fd() uintptr {
+	if f, ok := s.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
@@ -34,5 +35,9 @@ func (r *rerankFlags) open(ctx context.Context, opts models.Options) (search.Rer
 	if r.topN < 1 || r.topN > maxRerankTopN {
 		return nil, usageError("--rerank-top-n must be 1-%d, not %d", maxRerankTopN, r.topN)
 	}
-	return models.OpenReranker(ctx, r.model, opts)
+	rr, err := models.OpenReranker(ctx, r.model, opts)
+	if errors.Is(err, models.ErrUnknown) {
+		return nil, usageError("--rerank: %v", err)
+	}
+	return rr, err
 }

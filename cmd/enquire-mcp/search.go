@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -46,6 +47,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageError("--filter-frontmatter: %v", err)
 		}
 	}
+	// A bad --limit or --granularity is the user's to fix (exit 2), and
+	// is said before a large vault is loaded.
+	if err := in.Request().Validate(); err != nil {
+		return usageError("%v", err)
+	}
 	vf.keepState = true
 	l, err := vf.load(ctx, errorLogger(stderr))
 	if err != nil {
@@ -53,6 +59,9 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer l.Close()
 	res, err := l.eng.Search(ctx, in.Request())
+	if errors.Is(err, search.ErrInvalid) {
+		return usageError("%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -115,6 +124,12 @@ func signals(p tools.PerSignal) string {
 	add("bm25", p.BM25)
 	add("tfidf", p.TFIDF)
 	add("emb", p.Embeddings)
+	add("feedback", p.Feedback)
+	add("proximity", p.Proximity)
+	add("rerank", p.Rerank)
+	if len(parts) == 0 {
+		return "-"
+	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
 }

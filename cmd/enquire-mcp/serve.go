@@ -80,6 +80,9 @@ func (sf *serveFlags) check() error {
 	if sf.poll < 0 || sf.poll > 0 && sf.poll < 100*time.Millisecond {
 		return usageError("--poll %s: give an interval of at least 100ms", sf.poll)
 	}
+	if err := atLeast("max-reply-bytes", sf.maxReply, 1); err != nil {
+		return err
+	}
 	if _, err := tools.MemoryFolder(sf.memoryFolder); err != nil {
 		return usageError("--memory-folder: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -59,6 +60,25 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.cpuProfile, "cpu-profile", "", "write a CPU profile (go tool pprof) of the time from ready to shutdown to this file (diagnostics)")
 	fs.IntVar(&h.warmup, "warmup", defaultWarmSearches, "searches (with a tenth as many reads and graph calls) run in process before /ready says ready, at most "+warmBudget.String()+"; 0 skips the warm-up")
 	fs.StringVar(&h.memProfile, "mem-profile", "", "write an allocation profile (go tool pprof -sample_index=alloc_space) to this file at shutdown (diagnostics)")
+}
+
+// checkLimits validates the numbers: a stray minus sign must not fall
+// back to a default in silence.
+func (h *httpFlags) checkLimits() error {
+	for _, err := range []error{
+		atLeast("max-body", h.maxBody, 1),
+		atLeast("max-concurrent", h.maxConcurrent, 1),
+		atLeast("max-sessions", h.maxSessions, 1),
+		atLeast("rate-limit", h.rate, 0),
+		atLeast("request-timeout", h.requestTimeout, time.Millisecond),
+		atLeast("session-idle", h.sessionIdle, time.Millisecond),
+		atLeast("warmup", h.warmup, 0),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // check validates the network and auth flags before the vault is loaded,
@@ -163,6 +183,9 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	if err := sf.check(); err != nil {
 		return err
 	}
+	if err := hf.checkLimits(); err != nil {
+		return err
+	}
 	token, warnings, err := hf.check()
 	if err != nil {
 		return err
@@ -255,6 +278,11 @@ func runGenToken(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		_, err = fmt.Fprintln(stdout, tok)
 		return err
+	}
+	// The README's ~/.config/enquire-mcp/token does not exist on a fresh
+	// machine; the folders holding a secret are the user's alone.
+	if err := os.MkdirAll(filepath.Dir(*out), 0o700); err != nil {
+		return fmt.Errorf("token file folder: %w", err)
 	}
 	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

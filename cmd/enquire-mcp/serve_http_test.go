@@ -81,6 +81,17 @@ func TestGenToken(t *testing.T) {
 	if code, _, stderr := runCLI(t, "gen-token", "--out", file); code != 1 || !strings.Contains(stderr, "exists") {
 		t.Fatalf("overwrite: %d %s", code, stderr)
 	}
+	// A fresh machine has no ~/.config/enquire-mcp yet.
+	home := t.TempDir()
+	nested := filepath.Join(home, ".config", "enquire-mcp", "token")
+	if code, _, stderr := runCLI(t, "gen-token", "--out", nested); code != 0 {
+		t.Fatalf("--out into missing folders: %d %s", code, stderr)
+	}
+	for _, dir := range []string{filepath.Join(home, ".config"), filepath.Dir(nested)} {
+		if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
+			t.Fatalf("folder %s: %v %v (want mode 0700)", dir, info, err)
+		}
+	}
 }
 
 // startHTTP runs the binary's serve-http over vault on a free 127.0.0.1

@@ -23,7 +23,7 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := vf.ocr.check(vf.pdfs); err != nil {
+	if err := vf.checkContent(); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()

@@ -15,6 +15,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
@@ -83,10 +84,24 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 // the index (index, build-embeddings, and the searching ones).
 func (v *vaultFlags) registerIndex(fs *flag.FlagSet) {
 	fs.StringVar(&v.vault, "vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
-	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.StringVar(&v.indexFile, "index-file", "", "index file (default: the user cache dir, one file per vault); implies --persistent-index")
+	v.registerContent(fs)
+}
+
+// registerContent adds the flags that choose which files and what of
+// them are read: also eval's, so that it judges what index would index.
+func (v *vaultFlags) registerContent(fs *flag.FlagSet) {
+	fs.Int64Var(&v.maxFileSize, "max-file-size", vault.DefaultMaxFileSize, "skip notes larger than this many bytes")
 	fs.BoolVar(&v.pdfs, "include-pdfs", false, "index the text of PDF attachments (kind \"pdf\", with page numbers)")
 	v.privacy.register(fs)
+}
+
+// checkContent validates the flags registerContent and ocrFlags add.
+func (v *vaultFlags) checkContent() error {
+	if err := atLeast("max-file-size", v.maxFileSize, 1); err != nil {
+		return err
+	}
+	return v.ocr.check(v.pdfs)
 }
 
 func envVault() string { return os.Getenv("ENQUIRE_VAULT") }
@@ -247,6 +262,22 @@ func (l *loaded) closeOrWarn() {
 // embeddings. An index or a model that cannot be opened is logged and
 // reported as that signal's error; the search still works.
 func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, error) {
+	if err := v.checkContent(); err != nil {
+		return nil, err
+	}
+	// Commands without these flags leave them 0: the engine's defaults.
+	if err := atLeast("stale-days", v.staleDays, 0); err != nil {
+		return nil, err
+	}
+	if err := atLeast("prefilter-limit", v.prefilterLimit, -1); err != nil {
+		return nil, err
+	}
+	if err := v.embed.check(); err != nil {
+		return nil, err
+	}
+	if err := models.Check(v.buildEmbeddings); err != nil {
+		return nil, usageError("--embedding-model: %v", err)
+	}
 	root, err := v.realRoot()
 	if err != nil {
 		return nil, err
@@ -257,9 +288,6 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
-	if err := v.ocr.check(v.pdfs); err != nil {
-		return nil, err
-	}
 	if err := v.tune.check(); err != nil {
 		return nil, err
 	}

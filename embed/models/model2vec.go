@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/model2vec"
@@ -34,14 +33,8 @@ func openModel2Vec(ctx context.Context, alias string, opts Options) (embed.Embed
 		}
 		return m, nil
 	}
-	known := false
-	var names []string
-	for _, a := range model2vec.Aliases() {
-		names = append(names, a.Name)
-		known = known || strings.EqualFold(a.Name, alias)
-	}
-	if !known {
-		return nil, wrap(alias, fmt.Errorf(`%w: use "builtin", one of %s, a model folder, "ollama:MODEL" or "openai:MODEL"`, ErrUnknown, strings.Join(names, ", ")))
+	if err := Check(alias); err != nil {
+		return nil, err
 	}
 	cache, err := CacheDir(opts)
 	if err != nil {
