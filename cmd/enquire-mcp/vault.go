@@ -186,8 +186,11 @@ type loaded struct {
 	mu         sync.Mutex
 	onSwap     func(*search.Engine)
 	lastChange atomic.Int64 // unix nanoseconds of the last applied change
-	lastWarn   string
-	saver      stateSaver
+	// watchDone is closed once the watcher newServer started has returned
+	// (after its ctx ended): no change is applied after that.
+	watchDone chan struct{}
+	lastWarn  string
+	saver     stateSaver
 	// warm says how the engine started: from the saved engine state, with
 	// the number of files changed since, or from the files and why.
 	warm         string
