@@ -122,28 +122,16 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	if err := prepareFile(path, rebuild); err != nil {
 		return nil, err
 	}
-	w, err := openConn(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	ix.write = w
-	if err := ix.checkSchema(rebuild); err != nil {
-		if !IsCorrupt(err) || !ix.ours() {
-			ix.write.Close()
-			return nil, err
-		}
-		if err := ix.reset(ctx, err.Error()); err != nil {
+	if err := ix.openChecked(ctx, rebuild); err != nil {
+		if !Healable(path, err) && !(isDamage(err) && ix.write != nil && ix.ours()) {
 			return nil, errors.Join(err, ix.closeWrite())
 		}
-	} else if ix.Rebuilt == "" && !ix.created {
-		if why := ix.quickCheck(ctx); why != "" {
-			if err := ix.reset(ctx, why); err != nil {
-				return nil, errors.Join(err, ix.closeWrite())
-			}
+		if err := ix.reset(ctx, damageWhy(err)); err != nil {
+			return nil, errors.Join(err, ix.closeWrite())
 		}
+		ix.loadGeneration()
+		ix.loadVectorTriggers()
 	}
-	ix.loadGeneration()
-	ix.loadVectorTriggers()
 	for i := range cap(ix.readers) {
 		r, err := openReader(ctx, path)
 		if err != nil {
@@ -156,6 +144,29 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 		ix.readers <- r
 	}
 	return ix, nil
+}
+
+// openChecked opens the write connection and checks the file: its
+// identity, schema and settings, then SQLite's quick_check. Damage met on
+// the way, even while the file is only being opened, comes back as an
+// error Healable accepts.
+func (ix *Index) openChecked(ctx context.Context, rebuild bool) error {
+	w, err := openConn(ctx, ix.path)
+	if err != nil {
+		return err
+	}
+	ix.write = w
+	if err := ix.checkSchema(rebuild); err != nil {
+		return err
+	}
+	if ix.Rebuilt == "" && !ix.created {
+		if why := ix.quickCheck(ctx); why != "" {
+			return checkFailed(why)
+		}
+	}
+	ix.loadGeneration()
+	ix.loadVectorTriggers()
+	return ix.Damaged() // a write above met damage the check did not see
 }
 
 // prepareFile creates the folder (0700) and the files (0600) so that the

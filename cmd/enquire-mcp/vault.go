@@ -479,7 +479,7 @@ func (v *vaultFlags) openIndex(ctx context.Context, root string, rebuild bool, l
 		var ix *index.Index
 		if ix, err = index.OpenWait(ctx, path, index.NewSettings(root, v.pdfs, chunk.DefaultOptions), rebuild, wait); err == nil {
 			if ix.Rebuilt != "" {
-				logger.Warn("index rebuilt", "file", path, "reason", ix.Rebuilt)
+				logger.Warn("rebuilding the index", "file", path, "reason", ix.Rebuilt)
 			}
 			return ix, nil
 		}
