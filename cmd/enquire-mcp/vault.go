@@ -189,8 +189,11 @@ type loaded struct {
 	// watchDone is closed once the watcher newServer started has returned
 	// (after its ctx ended): no change is applied after that.
 	watchDone chan struct{}
-	lastWarn  string
-	saver     stateSaver
+	// rulesAt is the privacy rules file as the rules in use were read
+	// (a rescan compares it: the file sits in a folder vault walks skip).
+	rulesAt  fileStamp
+	lastWarn string
+	saver    stateSaver
 	// warm says how the engine started: from the saved engine state, with
 	// the number of files changed since, or from the files and why.
 	warm         string
@@ -250,12 +253,13 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if err != nil {
 		return nil, err
 	}
+	rulesAt := statRules(root) // before the read: a change after it is seen
 	rules, err := v.privacy.rules(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
+	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New(), rulesAt: rulesAt}
 	if err := v.ocr.check(v.pdfs); err != nil {
 		return nil, err
 	}
@@ -349,9 +353,11 @@ func (l *loaded) start(ctx context.Context) error {
 // and makes an engine.
 func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*search.Engine, error) {
 	if reload {
+		at := statRules(l.root)
 		if err := l.rereadRules(ctx); err != nil {
 			return nil, err
 		}
+		l.rulesAt = at
 	}
 	snap, err := vault.Load(ctx, l.root, l.vaultOpts)
 	if err != nil {
