@@ -289,7 +289,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if choice.use {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
 		if l.ix != nil {
-			v.heal(l.ix, logger)
+			v.heal(l.ix, l.currentRules, logger)
 		}
 		l.searchOpts.Index, l.searchOpts.IndexErr = l.ix, l.ixErr
 		if l.ix != nil {
