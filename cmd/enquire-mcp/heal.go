@@ -2,23 +2,23 @@ package main
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/privacy"
 )
 
 // heal makes a damaged index rebuild itself from the vault on disk in the
-// background, while TF-IDF serves. The new file follows rules (the ones
-// in use when the rebuild starts), as `index` does: a heal must not
-// bring back what the privacy rules keep out of the index.
-func (v *vaultFlags) heal(ix *index.Index, rules func() *privacy.Rules, logger *slog.Logger) {
-	ix.SetHealer(index.Healer{Logger: logger, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
+// background, while TF-IDF serves. The new file follows the privacy rules
+// in use when the rebuild starts, as `index` does: a heal must not bring
+// back what they keep out of the index.
+func (l *loaded) heal() {
+	v, logger := l.flags, l.logger
+	l.ix.SetHealer(index.Healer{Logger: logger, Healed: func() { l.healed.Store(true) }, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
 		src, err := fresh.DiskSource(ctx, v.maxFileSize, v.reader(fresh, func(msg string) { logger.Warn(msg) }))
 		if err != nil {
 			return src, err
 		}
-		src.Privacy = indexPrivacy(rules())
+		src.Privacy = indexPrivacy(l.currentRules())
 		return src, nil
 	}})
 }

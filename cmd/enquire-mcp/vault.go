@@ -189,6 +189,9 @@ type loaded struct {
 	// watchDone is closed once the watcher newServer started has returned
 	// (after its ctx ended): no change is applied after that.
 	watchDone chan struct{}
+	// healed says a background rebuild after damage swapped a new index
+	// file in.
+	healed atomic.Bool
 	// rulesAt is the privacy rules file as the rules in use were read
 	// (a rescan compares it: the file sits in a folder vault walks skip).
 	rulesAt  fileStamp
@@ -289,7 +292,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if choice.use {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
 		if l.ix != nil {
-			v.heal(l.ix, l.currentRules, logger)
+			l.heal()
 		}
 		l.searchOpts.Index, l.searchOpts.IndexErr = l.ix, l.ixErr
 		if l.ix != nil {
