@@ -91,8 +91,8 @@ func TestLiveStartupRace(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Close()
-			defer func() { cancel(); <-l.watchDone }()
 			(&serveFlags{watch: true}).newServer(ctx, l, logger, "stdio")
+			defer func() { cancel(); <-l.watchDone }() // no change applied after the close
 			if atReady {
 				edited <- edits()
 			}
