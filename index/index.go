@@ -99,8 +99,11 @@ func DefaultPath(vaultRoot string) (string, error) {
 // Open opens (creating if needed) the index at path for the given
 // settings. An index of another schema version, other settings or another
 // vault is rebuilt (Index.Rebuilt says why), as is any index when rebuild
-// is set. A foreign SQLite file gives ErrForeign; a file that is not a
-// database is an error unless rebuild is set (then it is replaced).
+// is set. A damaged index (truncated, pages or header overwritten, found
+// by SQLite or by quick_check) is rebuilt empty, Rebuilt saying
+// "damaged: …", once Healable proves it ours. A foreign SQLite file gives
+// ErrForeign; any other file that is not a database is an error unless
+// rebuild is set (then it is replaced).
 func Open(ctx context.Context, path string, s Settings, rebuild bool) (*Index, error) {
 	return OpenWait(ctx, path, s, rebuild, nil)
 }
