@@ -2,8 +2,10 @@ package index
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"sync"
@@ -20,6 +22,77 @@ const QuickCheckBudget = 3 * time.Second
 // IsCorrupt reports whether err is SQLite's "database disk image is
 // malformed" (any extended code of SQLITE_CORRUPT).
 func IsCorrupt(err error) bool { return errors.Is(err, sqlite3.CORRUPT) }
+
+// Healable reports whether err, met while opening the index file at
+// path, is damage that Open repairs by rebuilding the file empty for the
+// next sync to fill: SQLite finds it malformed or not a database at all
+// (truncated, pages or header overwritten), and the file is proven an
+// enquire-mcp index by its bytes, since SQLite may not read it. Every
+// command that opens an index takes this one path; serve also uses it to
+// decide that a damaged index at the default location is its own.
+func Healable(path string, err error) bool {
+	return isDamage(err) && oursOnDisk(path)
+}
+
+// isDamage reports whether err says the file's content is broken.
+func isDamage(err error) bool {
+	return IsCorrupt(err) || errors.Is(err, sqlite3.NOTADB)
+}
+
+// sqliteMagic opens every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// stateMagic opens the engine state files saved next to an index
+// (package search writes them: its stateMagic).
+const stateMagic = "enquire-mcp engine state\n"
+
+// oursOnDisk reports whether the file at path is an enquire-mcp index,
+// read from its bytes: its SQLite header carries the application id or,
+// when the header itself is destroyed, an engine state this program
+// saved sits next to it (one is only ever saved next to an index that
+// opened as ours). A file never proven ours is never replaced.
+func oursOnDisk(path string) bool {
+	var h [100]byte
+	if readPrefix(path, h[:]) && string(h[:len(sqliteMagic)]) == sqliteMagic {
+		if binary.BigEndian.Uint32(h[68:72]) == applicationID {
+			return true
+		}
+	}
+	m := make([]byte, len(stateMagic))
+	return readPrefix(StatePath(path), m) && string(m) == stateMagic
+}
+
+// readPrefix fills b from the start of the file at path; false when the
+// file is missing or shorter.
+func readPrefix(path string, b []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	_, err = io.ReadFull(f, b)
+	return err == nil
+}
+
+// checkFailed is damage quick_check found, in its words.
+type checkFailed string
+
+func (c checkFailed) Error() string { return string(c) }
+
+// Is makes a failed check count as SQLITE_CORRUPT (IsCorrupt).
+func (checkFailed) Is(target error) bool { return target == error(sqlite3.CORRUPT) }
+
+// damageWhy is the one-line reason Index.Rebuilt gives for damage.
+func damageWhy(err error) string {
+	var c checkFailed
+	switch {
+	case errors.As(err, &c):
+		return string(c)
+	case errors.Is(err, sqlite3.NOTADB):
+		return "file is not a database (its header is overwritten)"
+	}
+	return "database disk image is malformed"
+}
 
 // Healer rebuilds a damaged index in the background. Source lists what to
 // index into fresh, the new empty index (typically fresh.DiskSource).
@@ -296,6 +369,9 @@ func (ix *Index) reset(ctx context.Context, why string) error {
 	}
 	ix.write = w
 	ix.Rebuilt = "damaged: " + why
+	ix.health.mu.Lock()
+	ix.health.damaged = nil // that was the old file
+	ix.health.mu.Unlock()
 	return ix.create()
 }
 

@@ -99,8 +99,11 @@ func DefaultPath(vaultRoot string) (string, error) {
 // Open opens (creating if needed) the index at path for the given
 // settings. An index of another schema version, other settings or another
 // vault is rebuilt (Index.Rebuilt says why), as is any index when rebuild
-// is set. A foreign SQLite file gives ErrForeign; a file that is not a
-// database is an error unless rebuild is set (then it is replaced).
+// is set. A damaged index (truncated, pages or header overwritten, found
+// by SQLite or by quick_check) is rebuilt empty, Rebuilt saying
+// "damaged: …", once Healable proves it ours. A foreign SQLite file gives
+// ErrForeign; any other file that is not a database is an error unless
+// rebuild is set (then it is replaced).
 func Open(ctx context.Context, path string, s Settings, rebuild bool) (*Index, error) {
 	return OpenWait(ctx, path, s, rebuild, nil)
 }
@@ -122,28 +125,16 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	if err := prepareFile(path, rebuild); err != nil {
 		return nil, err
 	}
-	w, err := openConn(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	ix.write = w
-	if err := ix.checkSchema(rebuild); err != nil {
-		if !IsCorrupt(err) || !ix.ours() {
-			ix.write.Close()
-			return nil, err
-		}
-		if err := ix.reset(ctx, err.Error()); err != nil {
+	if err := ix.openChecked(ctx, rebuild); err != nil {
+		if !Healable(path, err) && !(isDamage(err) && ix.write != nil && ix.ours()) {
 			return nil, errors.Join(err, ix.closeWrite())
 		}
-	} else if ix.Rebuilt == "" && !ix.created {
-		if why := ix.quickCheck(ctx); why != "" {
-			if err := ix.reset(ctx, why); err != nil {
-				return nil, errors.Join(err, ix.closeWrite())
-			}
+		if err := ix.reset(ctx, damageWhy(err)); err != nil {
+			return nil, errors.Join(err, ix.closeWrite())
 		}
+		ix.loadGeneration()
+		ix.loadVectorTriggers()
 	}
-	ix.loadGeneration()
-	ix.loadVectorTriggers()
 	for i := range cap(ix.readers) {
 		r, err := openReader(ctx, path)
 		if err != nil {
@@ -156,6 +147,29 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 		ix.readers <- r
 	}
 	return ix, nil
+}
+
+// openChecked opens the write connection and checks the file: its
+// identity, schema and settings, then SQLite's quick_check. Damage met on
+// the way, even while the file is only being opened, comes back as an
+// error Healable accepts.
+func (ix *Index) openChecked(ctx context.Context, rebuild bool) error {
+	w, err := openConn(ctx, ix.path)
+	if err != nil {
+		return err
+	}
+	ix.write = w
+	if err := ix.checkSchema(rebuild); err != nil {
+		return err
+	}
+	if ix.Rebuilt == "" && !ix.created {
+		if why := ix.quickCheck(ctx); why != "" {
+			return checkFailed(why)
+		}
+	}
+	ix.loadGeneration()
+	ix.loadVectorTriggers()
+	return ix.Damaged() // a write above met damage the check did not see
 }
 
 // prepareFile creates the folder (0700) and the files (0600) so that the

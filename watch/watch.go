@@ -112,7 +112,9 @@ func (w *Watcher) setMode(m Mode) {
 }
 
 // Run follows the vault until ctx ends, calling apply with each change
-// set, one at a time, on the goroutine that called Run.
+// set, one at a time, on the goroutine that called Run. The first set is
+// a rescan once the file events are watched, so a change made at any
+// moment after the receiver's own scan is applied.
 func (w *Watcher) Run(ctx context.Context, apply func(context.Context, Change)) {
 	defer w.setMode(ModeOff)
 	if w.opts.Poll > 0 {
@@ -154,6 +156,10 @@ func (w *Watcher) events(ctx context.Context, apply func(context.Context, Change
 	if err := w.addTree(fw, w.root); err != nil {
 		return err
 	}
+	// What changed between the receiver's scan and the watches being in
+	// place sent no event: one rescan catches it, and Mode says "watch"
+	// only once the receiver is up to date with the disk.
+	apply(ctx, Change{Rescan: true})
 	w.setMode(ModeWatch)
 	set := newPending(w.opts)
 	defer set.stop()

@@ -23,7 +23,8 @@ type indexChoice struct {
 // location with settings this run can use as they are. An index that
 // would have to be rebuilt (other schema, PDFs on/off) is left alone with
 // a warning saying how to use it: rebuilding a big index is never done
-// behind the user's back.
+// behind the user's back. A damaged one is used: opening it rebuilds it
+// from the vault, as every command does (index.Healable).
 func (v *vaultFlags) chooseIndex(ctx context.Context, root string, logger *slog.Logger) (indexChoice, error) {
 	switch {
 	case v.noIndex && (v.persistent || v.indexFile != ""):
@@ -43,6 +44,10 @@ func (v *vaultFlags) chooseIndex(ctx context.Context, root string, logger *slog.
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return indexChoice{false, "none yet (run enquire-mcp index)"}, nil
+	case err != nil && index.Healable(path, err):
+		// Damage heals as in the index command: the open rebuilds it
+		// and says so.
+		return indexChoice{true, "found at the default location"}, nil
 	case err != nil:
 		logger.Warn("existing index unreadable; serving without it (enquire-mcp index --rebuild replaces it)", "file", path, "err", err)
 		return indexChoice{false, "unreadable"}, nil

@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/privacy"
 )
 
 // maxListedWarnings bounds the warnings printed in the summary.
@@ -35,26 +39,16 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	wait := func(lock string) { fmt.Fprintf(stderr, "waiting: another index run holds %s\n", lock) }
-	ix, err := vf.openIndex(ctx, root, *rebuild, errorLogger(io.Discard), wait)
+	ix, st, err := vf.syncFile(ctx, root, rules, *rebuild, "", stderr, wait)
+	if index.IsCorrupt(err) && !*rebuild {
+		// Damage the open-time check cannot see (inside FTS5's blocks) met
+		// by the sync: rebuilt from the vault, as serve rebuilds it.
+		ix, st, err = vf.syncFile(ctx, root, rules, true, "damaged: met by the sync (database disk image is malformed)", stderr, wait)
+	}
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if ix.Rebuilt != "" {
-		fmt.Fprintf(stderr, "rebuilding the index: %s\n", ix.Rebuilt)
-	}
-	warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
-	src, err := ix.DiskSource(ctx, vf.maxFileSize, vf.reader(ix, warn))
-	if err != nil {
-		return err
-	}
-	src.Privacy = indexPrivacy(rules)
-	bar := newProgress(stderr, len(src.Files), "indexing", "files")
-	st, err := ix.Sync(ctx, src, bar.Set)
-	bar.Done()
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(stdout, "indexed %s → %s\n", root, ix.Path())
 	fmt.Fprintf(stdout, "  files: %d added, %d updated, %d renamed, %d deleted, %d unchanged\n", st.Added, st.Updated, st.Renamed, st.Deleted, st.Unchanged)
 	fmt.Fprintf(stdout, "  chunks: %d; PDFs without text: %d; warnings: %d\n", st.Chunks, st.PDFsWithoutText, len(st.Warnings))
@@ -81,4 +75,33 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "  engine state for the next start: %s\n", how)
 	fmt.Fprintf(stdout, "  weights: %s\n", tuned)
 	return nil
+}
+
+// syncFile opens the index (rebuild: from scratch) and syncs it with the
+// vault on disk, saying on stderr why the index is rebuilt (why, else
+// what the open found); on an error the index is closed.
+func (vf *vaultFlags) syncFile(ctx context.Context, root string, rules *privacy.Rules, rebuild bool, why string, stderr io.Writer, wait func(string)) (*index.Index, index.Stats, error) {
+	ix, err := vf.openIndex(ctx, root, rebuild, errorLogger(io.Discard), wait)
+	if err != nil {
+		return nil, index.Stats{}, err
+	}
+	if why == "" {
+		why = ix.Rebuilt
+	}
+	if why != "" {
+		fmt.Fprintf(stderr, "rebuilding the index: %s\n", why)
+	}
+	warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
+	src, err := ix.DiskSource(ctx, vf.maxFileSize, vf.reader(ix, warn))
+	if err != nil {
+		return nil, index.Stats{}, errors.Join(err, ix.Close())
+	}
+	src.Privacy = indexPrivacy(rules)
+	bar := newProgress(stderr, len(src.Files), "indexing", "files")
+	st, err := ix.Sync(ctx, src, bar.Set)
+	bar.Done()
+	if err != nil {
+		return nil, st, errors.Join(err, ix.Close())
+	}
+	return ix, st, nil
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -50,6 +52,9 @@ func (l *loaded) Apply(ctx context.Context, ch watch.Change) {
 			return
 		}
 		paths = append(paths, changed...)
+		if statRules(l.root) != l.rulesAt {
+			paths = append(paths, watch.RulesFile)
+		}
 	}
 	if len(paths) == 0 {
 		return
@@ -165,4 +170,21 @@ func (l *loaded) liveStatus(w *watch.Watcher) func() tools.LiveStatus {
 		}
 		return tools.LiveStatus{Mode: mode, LastChange: last}
 	}
+}
+
+// fileStamp is what a rescan compares of the privacy rules file.
+type fileStamp struct {
+	exists  bool
+	size    int64
+	modNano int64
+}
+
+// statRules stamps the vault's privacy rules file (the zero stamp when
+// there is none).
+func statRules(root string) fileStamp {
+	info, err := os.Stat(filepath.Join(root, filepath.FromSlash(watch.RulesFile)))
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{true, info.Size(), info.ModTime().UnixNano()}
 }

@@ -113,17 +113,22 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	})
 	l.onSwap = srv.Swap
 	warnUnknownTools(srv, *sf, logger)
-	if w != nil {
-		go w.Run(ctx, l.Apply)
-	}
-	snap := l.eng.Snapshot()
+	eng := l.eng // the watcher swaps l.eng under l.mu from now on
+	l.watchDone = make(chan struct{})
+	go func() {
+		defer close(l.watchDone)
+		if w != nil {
+			w.Run(ctx, l.Apply)
+		}
+	}()
+	snap := eng.Snapshot()
 	if sf.enableWrite || sf.enableMemory {
 		cleanStaleTemp(ctx, snap, time.Now(), logger)
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
-		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", l.eng.Signals(), "index", l.ixWhy,
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", eng.Signals(), "index", l.ixWhy,
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "start", l.warm, "transport", transport,
-		"query_text_sent_to", sentTo(l.eng), "weights_chosen_by", l.tuneWhy)
+		"query_text_sent_to", sentTo(eng), "weights_chosen_by", l.tuneWhy)
 	return srv
 }
 

@@ -205,8 +205,17 @@ type loaded struct {
 	mu         sync.Mutex
 	onSwap     func(*search.Engine)
 	lastChange atomic.Int64 // unix nanoseconds of the last applied change
-	lastWarn   string
-	saver      stateSaver
+	// watchDone is closed once the watcher newServer started has returned
+	// (after its ctx ended): no change is applied after that.
+	watchDone chan struct{}
+	// healed says a background rebuild after damage swapped a new index
+	// file in.
+	healed atomic.Bool
+	// rulesAt is the privacy rules file as the rules in use were read
+	// (a rescan compares it: the file sits in a folder vault walks skip).
+	rulesAt  fileStamp
+	lastWarn string
+	saver    stateSaver
 	// warm says how the engine started: from the saved engine state, with
 	// the number of files changed since, or from the files and why.
 	warm         string
@@ -282,12 +291,13 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if err != nil {
 		return nil, err
 	}
+	rulesAt := statRules(root) // before the read: a change after it is seen
 	rules, err := v.privacy.rules(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New()}
+	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New(), rulesAt: rulesAt}
 	if err := v.tune.check(); err != nil {
 		return nil, err
 	}
@@ -317,7 +327,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	if choice.use {
 		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
 		if l.ix != nil {
-			v.heal(l.ix, logger)
+			l.heal()
 		}
 		l.searchOpts.Index, l.searchOpts.IndexErr = l.ix, l.ixErr
 		if l.ix != nil {
@@ -384,9 +394,11 @@ func (l *loaded) start(ctx context.Context) error {
 // and makes an engine.
 func (l *loaded) build(ctx context.Context, embedAlias string, reload bool) (*search.Engine, error) {
 	if reload {
+		at := statRules(l.root)
 		if err := l.rereadRules(ctx); err != nil {
 			return nil, err
 		}
+		l.rulesAt = at
 	}
 	snap, err := vault.Load(ctx, l.root, l.vaultOpts)
 	if err != nil {
@@ -514,7 +526,7 @@ func (v *vaultFlags) openIndex(ctx context.Context, root string, rebuild bool, l
 		var ix *index.Index
 		if ix, err = index.OpenWait(ctx, path, index.NewSettings(root, v.pdfs, chunk.DefaultOptions), rebuild, wait); err == nil {
 			if ix.Rebuilt != "" {
-				logger.Warn("index rebuilt", "file", path, "reason", ix.Rebuilt)
+				logger.Warn("rebuilding the index", "file", path, "reason", ix.Rebuilt)
 			}
 			return ix, nil
 		}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
+)
+
+// TestHealKeepsPrivacy: damage only a query finds (FTS5 blocks garbled,
+// quick_check passes) makes serve rebuild the index in the background.
+// The rebuilt file follows the privacy rules as `index` does: an excluded
+// note's path and text are in none of the index files.
+func TestHealKeepsPrivacy(t *testing.T) {
+	ctx := context.Background()
+	root := vaulttest.Copy(t, fixtureVault)
+	if err := os.MkdirAll(filepath.Join(root, "Secret"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "Secret", "Plans.md"), []byte("# Plans\n\nxylophonesecret photosynthesis chlorophyll light\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".enquire"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".enquire", "ignore"), []byte("Secret/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, noSelfTune: true}
+	mustLoad(t, vf).Close()
+	c, err := sqlite3.Open(ixFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l := freshLoad(t, vf)
+	if l.ix == nil || l.ix.Rebuilt != "" {
+		t.Fatalf("the open-time check saw the blob damage: this test needs damage only a query finds")
+	}
+	params := index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}
+	var qerr error
+	for _, q := range []string{"photosynthesis chlorophyll light", "sourdough hydration", "garden tomato", "python graph search", "levain"} {
+		if qerr = l.ix.Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
+			break
+		}
+	}
+	if !index.IsCorrupt(qerr) {
+		t.Fatalf("no query met the damage: %v", qerr)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := l.ix.WaitHealed(wctx); err != nil || l.ix.Damaged() != nil {
+		t.Fatalf("not healed: %v %v", err, l.ix.Damaged())
+	}
+	files, err := l.ix.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, "Secret/") {
+			t.Fatalf("the healed index lists the excluded %s", f.Path)
+		}
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		raw, err := os.ReadFile(ixFile + suffix)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"xylophonesecret", "Secret/Plans"} {
+			if bytes.Contains(raw, []byte(secret)) {
+				t.Fatalf("%s holds %q after the heal", filepath.Base(ixFile+suffix), secret)
+			}
+		}
+	}
+}
+
+// TestIndexFinishesAHealItStarted: damage the open-time check cannot see
+// (FTS5 blocks garbled) met by the queries `index` runs to choose the
+// weights starts the same rebuild serve does; `index` waits for it and
+// chooses again on the rebuilt file instead of exiting with the damage
+// in place. The index it leaves passes SQLite's and FTS5's checks.
+func TestIndexFinishesAHealItStarted(t *testing.T) {
+	bin := buildBinary(t)
+	root := vaulttest.Copy(t, fixtureVault)
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
+	c, err := sqlite3.Open(ixFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Without the saved state the weights' queries read FTS5, not a copy.
+	if err := os.Remove(index.StatePath(ixFile)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput()
+	if err != nil {
+		t.Fatalf("index: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "damaged") {
+		t.Fatalf("the damage was not met, so this test checks nothing:\n%s", out)
+	}
+	real, _ := vault.RealRoot(root)
+	ix, err := index.Open(context.Background(), ixFile, index.NewSettings(real, false, chunk.DefaultOptions), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.Check(context.Background()); err != nil {
+		t.Fatalf("index left damaged: %v\n%s", err, out)
+	}
+}
+
+// TestIndexRebuildsDamageItsSyncMeets: damage the open-time check cannot
+// see (FTS5 blocks garbled) met by `index`'s own sync (every note edited,
+// so FTS5 merges the garbled segments) is rebuilt from the vault, said in
+// one line, instead of failing with "run --rebuild": serve rebuilds the
+// same damage by itself. The index left equals a fresh one.
+func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
+	bin := buildBinary(t)
+	root := vaulttest.Copy(t, fixtureVault)
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
+	c, err := sqlite3.Open(ixFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+			return err
+		}
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.WriteString("\nedited while the index was damaged\n")
+		return errors.Join(err, f.Close())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput()
+	if err != nil {
+		t.Fatalf("index: %v\n%s", err, out)
+	}
+	if n := strings.Count(string(out), "rebuilding the index: damaged"); n != 1 {
+		t.Fatalf("said %d times that it rebuilt the damaged index:\n%s", n, out)
+	}
+	clean := filepath.Join(t.TempDir(), "clean.db")
+	runIndexCmd(t, bin, "--vault", root, "--index-file", clean)
+	checkIndex(t, root, ixFile) // sound, and not rebuilt again
+	if got, want := fixtureHits(t, root, ixFile), fixtureHits(t, root, clean); got != want || want == "" {
+		t.Fatalf("the rebuilt index answers\n%s\na clean one\n%s", got, want)
+	}
+}
+
+// fixtureHits renders the BM25 hits of the fixture's topics in the index
+// at path.
+func fixtureHits(t *testing.T, root, path string) string {
+	t.Helper()
+	real, _ := vault.RealRoot(root)
+	ix, err := index.Open(context.Background(), path, index.NewSettings(real, false, chunk.DefaultOptions), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var b strings.Builder
+	for _, q := range damageQueries {
+		err := ix.Search(context.Background(), q, 20, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(h index.Hit) bool {
+			fmt.Fprintf(&b, "%s %s#%d %.6f\n", q, h.Path, h.Chunk, h.Score)
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
