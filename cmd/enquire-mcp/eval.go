@@ -31,7 +31,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var weights weightsFlag
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
-	noSelfTune := fs.Bool("no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (a --dump-lists for bench/fusionlab wants it)")
 	var tune tuneFlags
 	tune.register(fs)
 	var recency, importance unitFlag
@@ -58,7 +57,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, noSelfTune: *noSelfTune, tune: tune}
+	vf := vaultFlags{vault: ds.Vault, indexFile: *indexFile, persistent: !*noIndex, noIndex: *noIndex, privacy: pf, tune: tune}
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel
 	}

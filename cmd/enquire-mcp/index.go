@@ -14,7 +14,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var vf vaultFlags
 	vf.registerIndex(fs)
 	vf.ocr.register(fs)
-	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by (see serve --help)")
+	vf.tune.registerSelfTune(fs)
+	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by, with --self-tune (see serve --help)")
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -72,7 +73,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := ix.Close(); err != nil {
 		return err
 	}
-	vf.retune = true // the weights the vault's queries choose, made again
+	vf.retune = true // under --self-tune, the weights the vault's queries choose, made again
 	how, tuned, err := vf.prepareState(ctx, stderr)
 	if err != nil {
 		return err
