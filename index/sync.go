@@ -28,6 +28,10 @@ type Source struct {
 	Note noteFunc
 	// Warnings met while listing the files.
 	Warnings []vault.Warning
+	// WalkedNotes and WalkedAttachments are every Markdown note and every
+	// attachment the walk found, before any privacy rule (DiskSource):
+	// what a warm start compares with its saved state.
+	WalkedNotes, WalkedAttachments []vault.File
 	// Keep, when set, spares the row of a file the source does not list
 	// (a snapshot leaves out files it skipped, which still exist).
 	Keep func(path string) bool
@@ -78,7 +82,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		}
 	}
 	rows := func() (map[string]fileRow, error) { return f.rows, f.err }
-	return Source{Files: files, Warnings: warnings, rows: rows, gen: gen, ocr: diskOCR(pdfs), Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	return Source{Files: files, Warnings: warnings, WalkedNotes: notes, WalkedAttachments: atts, rows: rows, gen: gen, ocr: diskOCR(pdfs), Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		if vault.IsPDF(f.Path) {
 			return pdfs.Read(ctx, f)
 		}

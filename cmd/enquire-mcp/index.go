@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -9,7 +10,7 @@ import (
 // maxListedWarnings bounds the warnings printed in the summary.
 const maxListedWarnings = 10
 
-func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("index", "--vault PATH [--include-pdfs [--ocr]] [--index-file F] [--rebuild]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
@@ -17,9 +18,15 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	vf.tune.registerSelfTune(fs)
 	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by, with --self-tune (see serve --help)")
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
+	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile (go tool pprof) of the whole run to this file (diagnostics)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	stopProfile, err := startCPUOnly(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	if err := vf.tune.check(); err != nil {
 		return err
 	}
@@ -49,6 +56,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	src.Privacy = indexPrivacy(rules)
+	var memo noteMemo
+	src.Note = memo.wrap(src.Note)
 	bar := newProgress(stderr, len(src.Files), "indexing")
 	st, err := ix.Sync(ctx, src, bar.Set)
 	bar.Done()
@@ -70,10 +79,15 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "    %s\n", w)
 	}
 	fmt.Fprintf(stdout, "  took %s\n", st.Duration.Round(1e6))
-	if err := ix.Close(); err != nil {
-		return err
+	if !vf.tune.tuning() && vf.stateFresh(ctx, ix, root, rules, src) {
+		// Nothing to choose, and the saved engine state is the one a start
+		// from it would save again: loading it would only confirm that.
+		fmt.Fprintf(stdout, "  engine state for the next start: up to date\n")
+		fmt.Fprintf(stdout, "  weights: %s\n", selfTuneOffWhy)
+		return ix.Close()
 	}
 	vf.retune = true // under --self-tune, the weights the vault's queries choose, made again
+	vf.synced, vf.reuse = ix, memo.reuse
 	how, tuned, err := vf.prepareState(ctx, stderr)
 	if err != nil {
 		return err

@@ -56,6 +56,11 @@ type vaultFlags struct {
 	// statePread makes every saved engine state read with pread, however
 	// small (tests of that path; see stateReadMappedMax).
 	statePread bool
+	// synced is an index the caller opened and synced (the index
+	// command): load takes it over instead of opening the file again.
+	synced *index.Index
+	// reuse gives load the notes that sync read (vault.Options.Reuse).
+	reuse func(vault.File) (*vault.Note, []vault.Warning, bool)
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -258,7 +263,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		return nil, err
 	}
 	warn := func(msg string) { logger.Warn(msg) }
-	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
+	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules), Reuse: v.reuse}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
 		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit, BM25: v.tune.bm25(), BM25Proximity: v.tune.proximity}
 	if l.searchOpts.Reranker, err = v.rerank.open(ctx, v.embed.options()); err != nil {
@@ -278,7 +283,11 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	l.ixWhy = choice.why
 	if choice.use {
-		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
+		if v.synced != nil {
+			l.ix, v.synced = v.synced, nil
+		} else {
+			l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
+		}
 		if l.ix != nil {
 			v.heal(l.ix, logger)
 		}
