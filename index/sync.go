@@ -187,6 +187,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	if err != nil {
 		return st, err
 	}
+	pristine := ix.pristine.Swap(false)
 	var work []vault.File
 	seen := make(map[string]bool, len(src.Files))
 	for _, f := range src.Files {
@@ -253,6 +254,17 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	}
 	st.Deleted = len(remaining)
 	st.Purged += len(purged)
+	if pristine && st.Updated == 0 && st.Renamed == 0 && st.Deleted == 0 && st.Purged == 0 {
+		// Nothing was ever deleted from this new file, and nothing hidden
+		// was written to it: there is nothing to scrub, only the rules
+		// to record.
+		rulesChanged = false
+		if src.Privacy != nil {
+			if err := ix.recordPrivacy(src.Privacy.Hash()); err != nil {
+				return st, err
+			}
+		}
+	}
 	if err := ix.settlePrivacy(ctx, src.Privacy, rulesChanged, &st); err != nil {
 		return st, err
 	}
