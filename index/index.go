@@ -79,7 +79,7 @@ type Index struct {
 	health   health
 	mem      memState // the in-memory BM25 copy (memstate.go)
 	lockWait func(lockFile string)
-	created  bool         // the file was empty on open
+	created  bool // the file was empty on open
 	// pristine: the file was empty on open and no sync has started
 	// since, so its first sync deletes nothing and leaves no hidden text
 	// behind to scrub (settlePrivacy).

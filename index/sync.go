@@ -223,9 +223,32 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		}
 		gone[rows[p].hash] = append(gone[rows[p].hash], p)
 	}
+	// Each batch is read, parsed and chunked on every core while the one
+	// before it is written (SQLite writes on one).
+	an := analysis.New()
+	var next chan []prepared
+	prepare := func(i int) chan []prepared {
+		if i >= len(work) {
+			return nil
+		}
+		out := make(chan []prepared, 1)
+		go func() { out <- ix.prepareBatch(ctx, src, an, work[i:min(i+batchSize, len(work))]) }()
+		return out
+	}
+	next = prepare(0)
 	for i := 0; i < len(work); i += batchSize {
-		batch := work[i:min(i+batchSize, len(work))]
-		if err := ix.syncBatch(ctx, src, batch, rows, gone, &st); err != nil {
+		items := <-next
+		next = prepare(i + batchSize)
+		if err := ctx.Err(); err != nil {
+			if next != nil {
+				<-next
+			}
+			return st, err
+		}
+		if err := ix.writeBatch(items, rows, gone, &st); err != nil {
+			if next != nil {
+				<-next
+			}
 			return st, err
 		}
 		if progress != nil {
@@ -283,10 +306,19 @@ type prepared struct {
 	note     *vault.Note
 	warnings []vault.Warning
 	private  bool // hidden by the privacy rules: never written
+	// chunks are the note's chunks, rows their chunk and FTS5 rows.
+	chunks []chunk.Chunk
+	rows   []chunkRow
 }
 
-// syncBatch parses a batch in parallel, then writes it in one transaction.
-func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
+// chunkRow is what the index stores of one chunk besides its position.
+type chunkRow struct {
+	hash                                      string
+	title, aliases, headings, tags, body, cjk string
+}
+
+// prepareBatch reads, parses and chunks a batch in parallel.
+func (ix *Index) prepareBatch(ctx context.Context, src Source, an *analysis.Analyzer, batch []vault.File) []prepared {
 	items := make([]prepared, len(batch))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -296,14 +328,34 @@ func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, 
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			n, w := safeNote(ctx, src.Note, f)
-			items[i] = prepared{file: f, note: n, warnings: w, private: n != nil && src.Privacy != nil && src.Privacy.Private(n)}
+			it := prepared{file: f, note: n, warnings: w, private: n != nil && src.Privacy != nil && src.Privacy.Private(n)}
+			if n != nil && !it.private {
+				it.chunks = chunk.Split(n, ix.settings.Chunk)
+				it.rows = chunkRows(an, n, it.chunks)
+			}
+			items[i] = it
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
+	return items
+}
+
+// chunkRows are the rows of a note's chunks.
+func chunkRows(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) []chunkRow {
+	title := noNUL(withGrams(an, n.Title))
+	aliases := noNUL(withGrams(an, strings.Join(n.Aliases, " ; ")))
+	tags := noNUL(strings.Join(n.Tags, " "))
+	rows := make([]chunkRow, len(chunks))
+	for i, ch := range chunks {
+		text := ch.Text(n)
+		rows[i] = chunkRow{hash: ChunkHash(n, ch), title: title, aliases: aliases, headings: noNUL(withGrams(an, strings.Join(ch.Headings, " ; "))),
+			tags: tags, body: noNUL(withoutCJK(text)), cjk: cjkGrams(an, text)}
 	}
-	an := analysis.New()
+	return rows
+}
+
+// writeBatch writes a prepared batch in one transaction.
+func (ix *Index) writeBatch(items []prepared, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
 	err := ix.tx(func(c *sqlite3.Conn) error {
 		w, err := newWriter(c, &ix.mem)
 		if err != nil {
@@ -353,7 +405,7 @@ func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, 
 			writes = append(writes, it)
 		}
 		for _, it := range writes {
-			if err := ix.writeFile(w, an, it); err != nil {
+			if err := ix.writeFile(w, it); err != nil {
 				return err
 			}
 		}
@@ -381,16 +433,15 @@ func safeNote(ctx context.Context, noteOf noteFunc, f vault.File) (n *vault.Note
 // that cannot be indexed keeps a row without chunks, so that it is not
 // retried until it changes — unless the failure was not the file's fault
 // (Warning.Retry): then it gets no row and the next sync tries again.
-func (ix *Index) writeFile(w *writer, an *analysis.Analyzer, it prepared) error {
+func (ix *Index) writeFile(w *writer, it prepared) error {
 	if it.note == nil && slices.ContainsFunc(it.warnings, func(w vault.Warning) bool { return w.Retry }) {
 		return nil
 	}
 	kind, hash, pdfJSON, ocrKey := kindOf(it.file.Path), "", "", ""
-	var chunks []chunk.Chunk
+	chunks := it.chunks
 	if it.note != nil {
 		hash, ocrKey = it.note.Hash, it.note.OCRKey
-		chunks = chunk.Split(it.note, ix.settings.Chunk)
-		if err := w.insertChunks(an, it.note, chunks); err != nil {
+		if err := w.insertChunks(it.note.Path, chunks, it.rows); err != nil {
 			return err
 		}
 	}
@@ -472,18 +523,16 @@ func (w *writer) delete(p string) error {
 	return errors.Join(bindExec(w.delFTS, p), bindExec(w.delChunks, p), bindExec(w.delFile, p))
 }
 
-// insertChunks writes the chunks of a note and their FTS5 rows.
-func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) error {
-	aliases, tags := strings.Join(n.Aliases, " ; "), strings.Join(n.Tags, " ")
-	for _, ch := range chunks {
-		headings, text := strings.Join(ch.Headings, " ; "), ch.Text(n)
-		if err := bindExec(w.insChunk, n.Path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, ChunkHash(n, ch)); err != nil {
+// insertChunks writes the chunks of the note at path and their FTS5 rows.
+func (w *writer) insertChunks(path string, chunks []chunk.Chunk, rows []chunkRow) error {
+	for i, ch := range chunks {
+		r := &rows[i]
+		if err := bindExec(w.insChunk, path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, r.hash); err != nil {
 			return err
 		}
 		id := w.c.LastInsertRowID()
 		w.mem.start(w.c) // before the transaction's first FTS5 change
-		if err := bindExec(w.insFTS, id, noNUL(withGrams(an, n.Title)), noNUL(withGrams(an, aliases)),
-			noNUL(withGrams(an, headings)), noNUL(tags), noNUL(withoutCJK(text)), cjkGrams(an, text)); err != nil {
+		if err := bindExec(w.insFTS, id, r.title, r.aliases, r.headings, r.tags, r.body, r.cjk); err != nil {
 			return err
 		}
 		w.mem.inserted(id)

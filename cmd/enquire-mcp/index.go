@@ -86,6 +86,14 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintf(stdout, "  weights: %s\n", selfTuneOffWhy)
 		return ix.Close()
 	}
+	if st.Added+st.Updated+st.Renamed+st.Deleted+st.Purged > 0 {
+		// The saved BM25 copy is stale, and the state saved below carries
+		// a new one: build it from the index while the engine is built
+		// from the notes (the save waits for it).
+		built := make(chan struct{})
+		go func() { defer close(built); ix.EnsureMem(ctx) }()
+		defer func() { <-built }()
+	}
 	vf.retune = true // under --self-tune, the weights the vault's queries choose, made again
 	vf.synced, vf.reuse = ix, memo.reuse
 	how, tuned, err := vf.prepareState(ctx, stderr)
