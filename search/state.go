@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
@@ -86,15 +87,25 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 // contents and its vectors (see [index.Index.MemStamp]).
 func FreshStamp(notes, atts []vault.File, mem, vectors string) string {
 	h := sha256.New()
+	byPath := func(a, b vault.File) int { return strings.Compare(a.Path, b.Path) }
+	var b []byte
 	for _, list := range [][]vault.File{notes, atts} {
-		list = slices.Clone(list)
-		slices.SortFunc(list, func(a, b vault.File) int { return strings.Compare(a.Path, b.Path) })
+		if !slices.IsSortedFunc(list, byPath) { // a walk's lists are sorted already
+			list = slices.Clone(list)
+			slices.SortFunc(list, byPath)
+		}
 		for _, f := range list {
-			fmt.Fprintf(h, "%s\x00%d\x00%d\n", f.Path, f.Size, f.ModTime.UnixNano())
+			b = append(b[:0], f.Path...)
+			b = append(b, 0)
+			b = strconv.AppendInt(b, f.Size, 10)
+			b = append(b, 0)
+			b = strconv.AppendInt(b, f.ModTime.UnixNano(), 10)
+			b = append(b, '\n')
+			h.Write(b)
 		}
 		h.Write([]byte{0})
 	}
-	fmt.Fprintf(h, "%s\x00%s", mem, vectors)
+	h.Write([]byte(mem + "\x00" + vectors))
 	return hex.EncodeToString(h.Sum(nil))
 }
 

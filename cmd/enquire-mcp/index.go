@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // maxListedWarnings bounds the warnings printed in the summary.
@@ -41,6 +43,21 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
+	type walked struct {
+		notes, atts []vault.File
+		warnings    []vault.Warning
+		err         error
+	}
+	walking := make(chan walked, 1)
+	go func() { // the vault is walked while the index opens and checks itself
+		var w walked
+		w.notes, w.atts, w.warnings, w.err = vault.Walk(ctx, root)
+		walking <- w
+	}()
+	walk := func() ([]vault.File, []vault.File, []vault.Warning, error) {
+		w := <-walking
+		return w.notes, w.atts, w.warnings, w.err
+	}
 	wait := func(lock string) { fmt.Fprintf(stderr, "waiting: another index run holds %s\n", lock) }
 	ix, err := vf.openIndex(ctx, root, *rebuild, errorLogger(io.Discard), wait)
 	if err != nil {
@@ -51,7 +68,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintf(stderr, "rebuilding the index: %s\n", ix.Rebuilt)
 	}
 	warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
-	src, err := ix.DiskSource(ctx, vf.maxFileSize, vf.reader(ix, warn))
+	src, err := ix.DiskSourceWalked(ctx, vf.maxFileSize, vf.reader(ix, warn), walk)
 	if err != nil {
 		return err
 	}
