@@ -13,8 +13,8 @@ import (
 
 // TestIndexStateFresh: on an unchanged vault the index command finds the
 // saved engine state current (from its header, without loading it); any
-// change a start would catch up on makes it load and save the state
-// again, after which it is current once more.
+// change a start would catch up on (files, vectors, options) makes it
+// load and save the state again, after which it is current once more.
 func TestIndexStateFresh(t *testing.T) {
 	root := t.TempDir()
 	if err := os.CopyFS(root, os.DirFS(fixtureVault)); err != nil {
@@ -64,6 +64,11 @@ func TestIndexStateFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, nil, "updated (1 files changed since it was saved)"},
+		{"vectors built", func() {
+			if code, _, stderr := runCLI(t, "build-embeddings", "--vault", root, "--index-file", file, "--embedding-model", "builtin"); code != 0 {
+				t.Fatalf("build-embeddings: code %d, %s", code, stderr)
+			}
+		}, nil, "updated (0 files changed since it was saved)"},
 		{"another option", func() {}, []string{"--max-file-size", "999999"}, "saved (built from the files)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
