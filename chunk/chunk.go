@@ -292,12 +292,26 @@ func splitLine(text string, off, budget int) [][2]int {
 // Tokens estimates the token count of text: words plus CJK characters.
 func Tokens(text string) int {
 	n, inWord := 0, false
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf { // most text: no rune decoding, no table lookups
+			i++
+			if asciiSpace[c] {
+				inWord = false
+			} else {
+				if !inWord {
+					n++
+				}
+				inWord = true
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case analysis.IsCJK(r):
 			n++
 			inWord = false
-		case r < utf8.RuneSelf && (r == ' ' || r == '\t' || r == '\n'), unicode.IsSpace(r):
+		case unicode.IsSpace(r):
 			inWord = false
 		default:
 			if !inWord {
@@ -308,3 +322,6 @@ func Tokens(text string) int {
 	}
 	return n
 }
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

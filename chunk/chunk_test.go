@@ -316,6 +316,10 @@ func TestTokens(t *testing.T) {
 		{"中文，标点。", 6}, // punctuation counts as a word
 		{"Café naïve हिंदी", 3},
 		{"\xff\xfe", 1},
+		{"a\vb\fc\rd", 4},
+		{"a\u0085b", 2},
+		{"a\x00b", 1},
+		{"x\xffy z", 2},
 	}
 	for _, tt := range tests {
 		if got := Tokens(tt.text); got != tt.want {

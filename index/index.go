@@ -79,7 +79,11 @@ type Index struct {
 	health   health
 	mem      memState // the in-memory BM25 copy (memstate.go)
 	lockWait func(lockFile string)
-	created  bool         // the file was empty on open
+	created  bool // the file was empty on open
+	// pristine: the file was empty on open and no sync has started
+	// since, so its first sync deletes nothing and leaves no hidden text
+	// behind to scrub (settlePrivacy).
+	pristine atomic.Bool
 	gen      atomic.Value // string: the index's generation (generation.go)
 	// vecStamped: the vector stamp's triggers exist (vecstamp.go).
 	vecStamped bool
@@ -276,6 +280,7 @@ func (ix *Index) checkSchema(rebuild bool) error {
 	switch {
 	case empty:
 		ix.created = true
+		ix.pristine.Store(true)
 		return ix.create()
 	case appID != applicationID:
 		return fmt.Errorf("index %s: %w (application id %#x); pass another --index-file", ix.path, ErrForeign, appID)

@@ -34,9 +34,17 @@ type SavedMem struct {
 // generation, when the copy is current (built from the index as it is
 // now), and reports whether it did; with none current it appends nothing.
 func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
+	stamp, err := ix.EncodeMemStamped(ctx, w)
+	return stamp != "", err
+}
+
+// EncodeMemStamped is [Index.EncodeMem] returning the stamp of the copy
+// it appended (what [Index.MemStamp] returns while the index is as it
+// was then), "" when it appended none.
+func (ix *Index) EncodeMemStamped(ctx context.Context, w *wire.Writer) (string, error) {
 	m, gen := ix.mem.idx.Load(), ix.Generation()
 	if m == nil || gen == "" {
-		return false, nil
+		return "", nil
 	}
 	var same bool
 	err := ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
@@ -44,14 +52,44 @@ func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
 		return err
 	})
 	if err != nil || !same {
-		return false, err
+		return "", err
 	}
 	flat, err := m.flatten() // a copy that followed live changes: saved as one built afresh
 	if err != nil {
-		return false, nil
+		return "", nil
 	}
 	flat.encode(w, gen)
-	return true, nil
+	return gen + "\x00" + m.stamp, nil
+}
+
+// MemStamp returns what identifies the index's FTS5 contents now (its
+// generation and FTS5 stamp), and its vector stamp ("" when it keeps no
+// embedding model), read in one snapshot: equal to a saved copy's
+// (EncodeMemStamped, rankers.Embeddings.Stamp), that copy is current.
+func (ix *Index) MemStamp(ctx context.Context) (mem, vectors string, err error) {
+	gen := ix.Generation()
+	if gen == "" {
+		return "", "", nil
+	}
+	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+		return inReadTx(c, func() error {
+			fts, err := readStamp(c)
+			if err != nil {
+				return err
+			}
+			mem = gen + "\x00" + fts
+			id, _, _, err := modelOf(c)
+			if err != nil || id == "" {
+				return err
+			}
+			vectors, err = ix.vectorStamp(c)
+			return err
+		})
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("index %s: stamp: %w", ix.path, err)
+	}
+	return mem, vectors, nil
 }
 
 // DecodeMem reads what [Index.EncodeMem] wrote. The copy's arrays share

@@ -204,4 +204,39 @@ func TestPurgeDropsVaultModel(t *testing.T) {
 			t.Errorf("rules %v (purged %d): model deleted %v, warned %v (%+v); want %v", c.rules, st.Purged, dropped, warned, st.Warnings, c.dropped)
 		}
 	}
+
+// TestPrivacyNewIndex: a new index synced under rules from its first
+// sync holds nothing hidden and is not rewritten (nothing was ever
+// deleted from it); the rules are recorded, so the next sync does not
+// rewrite it either, and changed rules still do.
+func TestPrivacyNewIndex(t *testing.T) {
+	root := t.TempDir()
+	writeVault(t, root, map[string]string{
+		"Open.md":     "shared words about cars",
+		"Secret/a.md": "zebraqqx alpha",
+		"Marked.md":   "---\nprivate: true\n---\nlemurqqx gamma",
+	})
+	file := filepath.Join(t.TempDir(), "ix.db")
+	ix := open(t, root, file, false)
+	rules := fakeRules{prefix: "Secret/", hash: "h1"}
+	for i, want := range []struct {
+		added     int
+		rewritten bool
+	}{{1, false}, {0, false}} {
+		st := syncWith(t, ix, rules)
+		if st.Added != want.added || st.Purged != 0 || st.PurgedFile != want.rewritten {
+			t.Errorf("sync %d: %+v", i+1, st)
+		}
+		for _, c := range []string{"zebraqqx", "lemurqqx", "Secret/", "Marked.md"} {
+			if indexBytesHold(t, file, c) {
+				t.Errorf("sync %d: %q in the index bytes", i+1, c)
+			}
+		}
+		if h, _ := ix.storedPrivacy(context.Background()); h != "h1" {
+			t.Errorf("sync %d: stored rules %q, want h1", i+1, h)
+		}
+	}
+	if st := syncWith(t, ix, fakeRules{prefix: "Secret/", hash: "h2"}); !st.PurgedFile {
+		t.Errorf("changed rules: %+v, want the file rewritten", st)
+	}
 }

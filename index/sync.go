@@ -28,6 +28,10 @@ type Source struct {
 	Note noteFunc
 	// Warnings met while listing the files.
 	Warnings []vault.Warning
+	// WalkedNotes and WalkedAttachments are every Markdown note and every
+	// attachment the walk found, before any privacy rule (DiskSource):
+	// what a warm start compares with its saved state.
+	WalkedNotes, WalkedAttachments []vault.File
 	// Keep, when set, spares the row of a file the source does not list
 	// (a snapshot leaves out files it skipped, which still exist).
 	Keep func(path string) bool
@@ -54,6 +58,15 @@ type Source struct {
 // unchanged files cost one stat. PDFs are included when the index's
 // settings say so; their text comes from the index when unchanged.
 func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.PDFReader) (Source, error) {
+	return ix.DiskSourceWalked(ctx, maxFileSize, pdfs, func() ([]vault.File, []vault.File, []vault.Warning, error) {
+		return vault.Walk(ctx, ix.settings.Vault)
+	})
+}
+
+// DiskSourceWalked is [Index.DiskSource] with the vault's walk (as
+// [vault.Walk] returns it) from walk, which a caller may have started
+// before the index was opened.
+func (ix *Index) DiskSourceWalked(ctx context.Context, maxFileSize int64, pdfs vault.PDFReader, walk func() (notes, atts []vault.File, warnings []vault.Warning, err error)) (Source, error) {
 	type fetched struct {
 		rows map[string]fileRow
 		err  error
@@ -64,7 +77,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		rows, err := ix.fileRows(ctx)
 		pre <- fetched{rows, err}
 	}()
-	notes, atts, warnings, err := vault.Walk(ctx, ix.settings.Vault)
+	notes, atts, warnings, err := walk()
 	f := <-pre
 	if err != nil {
 		return Source{}, err
@@ -78,7 +91,7 @@ func (ix *Index) DiskSource(ctx context.Context, maxFileSize int64, pdfs vault.P
 		}
 	}
 	rows := func() (map[string]fileRow, error) { return f.rows, f.err }
-	return Source{Files: files, Warnings: warnings, rows: rows, gen: gen, ocr: diskOCR(pdfs), Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
+	return Source{Files: files, Warnings: warnings, WalkedNotes: notes, WalkedAttachments: atts, rows: rows, gen: gen, ocr: diskOCR(pdfs), Note: func(ctx context.Context, f vault.File) (*vault.Note, []vault.Warning) {
 		if vault.IsPDF(f.Path) {
 			return pdfs.Read(ctx, f)
 		}
@@ -150,8 +163,10 @@ type fileRow struct {
 }
 
 // batchSize bounds how many files one transaction writes: a kill loses at
-// most one batch, and the next sync redoes it.
-const batchSize = 256
+// most one batch, and the next sync redoes it. Each commit flushes an FTS5
+// segment that later merges rewrite: at 1024 rather than 256 a cold build
+// of 13,000 notes costs 6 % less CPU.
+const batchSize = 1024
 
 // Sync brings the index in line with src: new and changed files (size or
 // modification time differ, confirmed by content hash) are reindexed,
@@ -183,6 +198,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	if err != nil {
 		return st, err
 	}
+	pristine := ix.pristine.Swap(false)
 	var work []vault.File
 	seen := make(map[string]bool, len(src.Files))
 	for _, f := range src.Files {
@@ -218,9 +234,32 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		}
 		gone[rows[p].hash] = append(gone[rows[p].hash], p)
 	}
+	// Each batch is read, parsed and chunked on every core while the one
+	// before it is written (SQLite writes on one).
+	an := analysis.New()
+	var next chan []prepared
+	prepare := func(i int) chan []prepared {
+		if i >= len(work) {
+			return nil
+		}
+		out := make(chan []prepared, 1)
+		go func() { out <- ix.prepareBatch(ctx, src, an, work[i:min(i+batchSize, len(work))]) }()
+		return out
+	}
+	next = prepare(0)
 	for i := 0; i < len(work); i += batchSize {
-		batch := work[i:min(i+batchSize, len(work))]
-		if err := ix.syncBatch(ctx, src, batch, rows, gone, &st); err != nil {
+		items := <-next
+		next = prepare(i + batchSize)
+		if err := ctx.Err(); err != nil {
+			if next != nil {
+				<-next
+			}
+			return st, err
+		}
+		if err := ix.writeBatch(items, rows, gone, &st); err != nil {
+			if next != nil {
+				<-next
+			}
 			return st, err
 		}
 		if progress != nil {
@@ -249,6 +288,17 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	}
 	st.Deleted = len(remaining)
 	st.Purged += len(purged)
+	if pristine && st.Updated == 0 && st.Renamed == 0 && st.Deleted == 0 && st.Purged == 0 {
+		// Nothing was ever deleted from this new file, and nothing hidden
+		// was written to it: there is nothing to scrub, only the rules
+		// to record.
+		rulesChanged = false
+		if src.Privacy != nil {
+			if err := ix.recordPrivacy(src.Privacy.Hash()); err != nil {
+				return st, err
+			}
+		}
+	}
 	if err := ix.settlePrivacy(ctx, src.Privacy, rulesChanged, &st); err != nil {
 		return st, err
 	}
@@ -267,10 +317,19 @@ type prepared struct {
 	note     *vault.Note
 	warnings []vault.Warning
 	private  bool // hidden by the privacy rules: never written
+	// chunks are the note's chunks, rows their chunk and FTS5 rows.
+	chunks []chunk.Chunk
+	rows   []chunkRow
 }
 
-// syncBatch parses a batch in parallel, then writes it in one transaction.
-func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
+// chunkRow is what the index stores of one chunk besides its position.
+type chunkRow struct {
+	hash                                      string
+	title, aliases, headings, tags, body, cjk string
+}
+
+// prepareBatch reads, parses and chunks a batch in parallel.
+func (ix *Index) prepareBatch(ctx context.Context, src Source, an *analysis.Analyzer, batch []vault.File) []prepared {
 	items := make([]prepared, len(batch))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -280,14 +339,34 @@ func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, 
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			n, w := safeNote(ctx, src.Note, f)
-			items[i] = prepared{file: f, note: n, warnings: w, private: n != nil && src.Privacy != nil && src.Privacy.Private(n)}
+			it := prepared{file: f, note: n, warnings: w, private: n != nil && src.Privacy != nil && src.Privacy.Private(n)}
+			if n != nil && !it.private {
+				it.chunks = chunk.Split(n, ix.settings.Chunk)
+				it.rows = chunkRows(an, n, it.chunks)
+			}
+			items[i] = it
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
+	return items
+}
+
+// chunkRows are the rows of a note's chunks.
+func chunkRows(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) []chunkRow {
+	title := noNUL(withGrams(an, n.Title))
+	aliases := noNUL(withGrams(an, strings.Join(n.Aliases, " ; ")))
+	tags := noNUL(strings.Join(n.Tags, " "))
+	rows := make([]chunkRow, len(chunks))
+	for i, ch := range chunks {
+		text := ch.Text(n)
+		rows[i] = chunkRow{hash: ChunkHash(n, ch), title: title, aliases: aliases, headings: noNUL(withGrams(an, strings.Join(ch.Headings, " ; "))),
+			tags: tags, body: noNUL(withoutCJK(text)), cjk: cjkGrams(an, text)}
 	}
-	an := analysis.New()
+	return rows
+}
+
+// writeBatch writes a prepared batch in one transaction.
+func (ix *Index) writeBatch(items []prepared, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
 	err := ix.tx(func(c *sqlite3.Conn) error {
 		w, err := newWriter(c, &ix.mem)
 		if err != nil {
@@ -337,7 +416,7 @@ func (ix *Index) syncBatch(ctx context.Context, src Source, batch []vault.File, 
 			writes = append(writes, it)
 		}
 		for _, it := range writes {
-			if err := ix.writeFile(w, an, it); err != nil {
+			if err := ix.writeFile(w, it); err != nil {
 				return err
 			}
 		}
@@ -365,16 +444,15 @@ func safeNote(ctx context.Context, noteOf noteFunc, f vault.File) (n *vault.Note
 // that cannot be indexed keeps a row without chunks, so that it is not
 // retried until it changes — unless the failure was not the file's fault
 // (Warning.Retry): then it gets no row and the next sync tries again.
-func (ix *Index) writeFile(w *writer, an *analysis.Analyzer, it prepared) error {
+func (ix *Index) writeFile(w *writer, it prepared) error {
 	if it.note == nil && slices.ContainsFunc(it.warnings, func(w vault.Warning) bool { return w.Retry }) {
 		return nil
 	}
 	kind, hash, pdfJSON, ocrKey := kindOf(it.file.Path), "", "", ""
-	var chunks []chunk.Chunk
+	chunks := it.chunks
 	if it.note != nil {
 		hash, ocrKey = it.note.Hash, it.note.OCRKey
-		chunks = chunk.Split(it.note, ix.settings.Chunk)
-		if err := w.insertChunks(an, it.note, chunks); err != nil {
+		if err := w.insertChunks(it.note.Path, chunks, it.rows); err != nil {
 			return err
 		}
 	}
@@ -456,18 +534,16 @@ func (w *writer) delete(p string) error {
 	return errors.Join(bindExec(w.delFTS, p), bindExec(w.delChunks, p), bindExec(w.delFile, p))
 }
 
-// insertChunks writes the chunks of a note and their FTS5 rows.
-func (w *writer) insertChunks(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) error {
-	aliases, tags := strings.Join(n.Aliases, " ; "), strings.Join(n.Tags, " ")
-	for _, ch := range chunks {
-		headings, text := strings.Join(ch.Headings, " ; "), ch.Text(n)
-		if err := bindExec(w.insChunk, n.Path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, ChunkHash(n, ch)); err != nil {
+// insertChunks writes the chunks of the note at path and their FTS5 rows.
+func (w *writer) insertChunks(path string, chunks []chunk.Chunk, rows []chunkRow) error {
+	for i, ch := range chunks {
+		r := &rows[i]
+		if err := bindExec(w.insChunk, path, ch.Index, ch.LineStart, ch.LineEnd, ch.Page, r.hash); err != nil {
 			return err
 		}
 		id := w.c.LastInsertRowID()
 		w.mem.start(w.c) // before the transaction's first FTS5 change
-		if err := bindExec(w.insFTS, id, noNUL(withGrams(an, n.Title)), noNUL(withGrams(an, aliases)),
-			noNUL(withGrams(an, headings)), noNUL(tags), noNUL(withoutCJK(text)), cjkGrams(an, text)); err != nil {
+		if err := bindExec(w.insFTS, id, r.title, r.aliases, r.headings, r.tags, r.body, r.cjk); err != nil {
 			return err
 		}
 		w.mem.inserted(id)

@@ -2,12 +2,17 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
@@ -19,7 +24,7 @@ import (
 // stateMagic opens every state file; stateVersion changes with its layout.
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 7 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy; 6: the dense vectors; 7: no paths of hidden files
+	stateVersion = 8 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy; 6: the dense vectors; 7: no paths of hidden files; 8: the fresh stamp
 )
 
 // ErrStateMismatch says that a state was made for another key (another
@@ -57,24 +62,102 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 	tfidf := &wire.Writer{}
 	tf.EncodeState(tfidf)
 	mem := &wire.Writer{}
+	memStamp := ""
 	if e.opts.Index != nil {
-		if _, err := e.opts.Index.EncodeMem(ctx, mem); err != nil {
-			mem.Buf = mem.Buf[:0] // saved without it: the next start builds it
+		var err error
+		if memStamp, err = e.opts.Index.EncodeMemStamped(ctx, mem); err != nil {
+			mem.Buf, memStamp = mem.Buf[:0], "" // saved without it: the next start builds it
 		}
 	}
-	return writeSections(out, key, [][]byte{notes.Buf, tfidf.Buf, mem.Buf, e.encodeVectors()})
+	vecs, vecStamp := e.encodeVectors(), ""
+	if emb := e.Embeddings(); emb != nil && len(vecs) > 0 {
+		vecStamp = emb.Stamp()
+	}
+	fresh := ""
+	if memStamp != "" {
+		notes, atts := snapshotStats(e.snap)
+		fresh = FreshStamp(notes, atts, memStamp, vecStamp)
+	}
+	return writeSections(out, key, fresh, [][]byte{notes.Buf, tfidf.Buf, mem.Buf, vecs})
+}
+
+// FreshStamp sums up what a state must agree with to be current without
+// any catch-up: the stat of every Markdown note and attachment (as
+// [vault.Snapshot.ChangedFiles] compares them), the index's FTS5
+// contents and its vectors (see [index.Index.MemStamp]).
+func FreshStamp(notes, atts []vault.File, mem, vectors string) string {
+	h := sha256.New()
+	byPath := func(a, b vault.File) int { return strings.Compare(a.Path, b.Path) }
+	var b []byte
+	for _, list := range [][]vault.File{notes, atts} {
+		if !slices.IsSortedFunc(list, byPath) { // a walk's lists are sorted already
+			list = slices.Clone(list)
+			slices.SortFunc(list, byPath)
+		}
+		for _, f := range list {
+			b = append(b[:0], f.Path...)
+			b = append(b, 0)
+			b = strconv.AppendInt(b, f.Size, 10)
+			b = append(b, 0)
+			b = strconv.AppendInt(b, f.ModTime.UnixNano(), 10)
+			b = append(b, '\n')
+			h.Write(b)
+		}
+		h.Write([]byte{0})
+	}
+	h.Write([]byte(mem + "\x00" + vectors))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// snapshotStats are the Markdown notes and the attachments of s as a
+// walk lists them.
+func snapshotStats(s *vault.Snapshot) (notes, atts []vault.File) {
+	for _, n := range s.Notes {
+		if n.Kind == vault.KindMarkdown {
+			notes = append(notes, vault.File{Path: n.Path, Size: n.Size, ModTime: n.ModTime})
+		}
+	}
+	for _, a := range s.Attachments {
+		atts = append(atts, vault.File{Path: a.Path, Size: a.Size, ModTime: a.ModTime})
+	}
+	return notes, atts
+}
+
+// StateFresh reports whether the state file at path was written with key
+// and the fresh stamp fresh (see [FreshStamp]): then a start from it
+// reads no file and syncs nothing. Only the file's header is read.
+func StateFresh(path, key, fresh string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return false, err
+	}
+	head = head[:n]
+	if len(head) < len(stateMagic) || string(head[:len(stateMagic)]) != stateMagic {
+		return false, nil
+	}
+	r := wire.NewReader(head)
+	r.Raw(len(stateMagic))
+	v, k, got := r.Uint(), r.Text(), r.Text()
+	return r.Err() == nil && v == stateVersion && k == key && got != "" && got == fresh, nil
 }
 
 // writeSections writes a state file of the given sections to out: the
 // header with key, each section with its length first, so that a restore
 // decodes them at once on two cores (aligned, so that postings are read
 // in place), then the checksum.
-func writeSections(out io.Writer, key string, secs [][]byte) (int64, error) {
+func writeSections(out io.Writer, key, fresh string, secs [][]byte) (int64, error) {
 	sum := crc32.New(crcTable)
 	sw := &countingWriter{w: io.MultiWriter(out, sum)}
 	head := &wire.Writer{Buf: []byte(stateMagic)}
 	head.Uint(stateVersion)
 	head.Text(key)
+	head.Text(fresh)
 	for _, sec := range secs {
 		head.SectionHead(len(sec), int(sw.n))
 		sw.Write(head.Buf)
@@ -134,6 +217,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 	if v, k := r.Uint(), r.Text(); r.Err() == nil && (v != stateVersion || k != key) {
 		return nil, ErrStateMismatch
 	}
+	r.Text() // the fresh stamp (StateFresh)
 	notesSec, tfidfSec, memSec, vecSec := r.Section(), r.Section(), r.Section(), r.Section()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("engine state: %w", err)

@@ -143,6 +143,7 @@ func stateWithVectors(t *testing.T, e *Engine, edit func([]byte) []byte) []byte 
 	r.Raw(len(stateMagic))
 	r.Uint()
 	r.Text()
+	fresh := r.Text()
 	secs := [][]byte{r.Section(), r.Section(), r.Section(), r.Section()}
 	if err := r.Done(); err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func stateWithVectors(t *testing.T, e *Engine, edit func([]byte) []byte) []byte 
 	}
 	secs[3] = edit(secs[3])
 	var out bytes.Buffer
-	if _, err := writeSections(&out, "k", secs); err != nil {
+	if _, err := writeSections(&out, "k", fresh, secs); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()

@@ -32,6 +32,11 @@ type Options struct {
 	// Filter, when set, hides files and notes (privacy rules): see
 	// [Filter] and [Snapshot.Privacy].
 	Filter Filter
+	// Reuse, when set, may give the note of a Markdown file the caller
+	// has just read with ReadNote (same path, size and modification
+	// time, same MaxFileSize): Load takes it instead of reading the file
+	// again.
+	Reuse func(File) (*Note, []Warning, bool)
 }
 
 // Load walks the vault at root and returns a resolved snapshot. Only a
@@ -62,7 +67,14 @@ func Load(ctx context.Context, root string, opts Options) (*Snapshot, error) {
 			}
 		}
 	}
-	parsed, parseWarnings, err := readAll(ctx, docs, opts, func(f File) (*Note, []Warning) { return ReadNote(f, opts.MaxFileSize) })
+	parsed, parseWarnings, err := readAll(ctx, docs, opts, func(f File) (*Note, []Warning) {
+		if opts.Reuse != nil {
+			if n, w, ok := opts.Reuse(f); ok {
+				return n, w
+			}
+		}
+		return ReadNote(f, opts.MaxFileSize)
+	})
 	if err != nil {
 		fsys.Close()
 		return nil, err

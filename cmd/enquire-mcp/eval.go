@@ -33,7 +33,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Var(&weights, "weights", "RRF weights for every configuration, e.g. bm25=2,tfidf=1 (default: the server's defaults, see docs/benchmarks.md)")
 	equal := fs.Bool("equal-weights", false, "plain equal-weight RRF for every configuration")
 	boostStrength := fs.Float64("boost-strength", 0, fmt.Sprintf("the graph boost's strength for every configuration (default %g)", rankers.BoostStrength))
-	noSelfTune := fs.Bool("no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (a --dump-lists for bench/fusionlab wants it)")
 	var tune tuneFlags
 	tune.register(fs)
 	var recency, importance unitFlag
@@ -74,7 +73,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer ds.Close()
-	vf.vault, vf.indexFile, vf.persistent, vf.noIndex, vf.noSelfTune, vf.tune = ds.Vault, *indexFile, !*noIndex, *noIndex, *noSelfTune, tune
+	vf.vault, vf.indexFile, vf.persistent, vf.noIndex, vf.tune = ds.Vault, *indexFile, !*noIndex, *noIndex, tune
 	vf.boostStrength = *boostStrength
 	if !*noEmbed && !*noIndex {
 		vf.buildEmbeddings = *embedModel

@@ -42,7 +42,7 @@ func TestHealKeepsPrivacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
-	vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, noSelfTune: true}
+	vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20}
 	mustLoad(t, vf).Close()
 	c, err := sqlite3.Open(ixFile)
 	if err != nil {

@@ -6,24 +6,34 @@ import (
 	"fmt"
 	"io"
 
+	"sync"
+
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/privacy"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // maxListedWarnings bounds the warnings printed in the summary.
 const maxListedWarnings = 10
 
-func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	stderr = &syncWriter{w: stderr} // warnings and the progress lines meet there
 	fs := newFlagSet("index", "--vault PATH [--include-pdfs [--ocr]] [--index-file F] [--rebuild]", stderr)
 	var vf vaultFlags
 	vf.registerIndex(fs)
 	vf.ocr.register(fs)
-	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by (see serve --help)")
+	vf.tune.registerSelfTune(fs)
+	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by, with --self-tune (see serve --help)")
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
+	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile (go tool pprof) of the whole run to this file (diagnostics)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	stopProfile, err := startCPUOnly(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	if err := vf.tune.check(); err != nil {
 		return err
 	}
@@ -38,12 +48,31 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	type walked struct {
+		notes, atts []vault.File
+		warnings    []vault.Warning
+		err         error
+	}
+	walking := make(chan walked, 1)
+	go func() { // the vault is walked while the index opens and checks itself
+		var w walked
+		w.notes, w.atts, w.warnings, w.err = vault.Walk(ctx, root)
+		walking <- w
+	}()
+	// A sync that meets damage runs again on a rebuilt file: the walk is
+	// read once and given to both.
+	walk := sync.OnceValue(func() walked { return <-walking })
+	listed := func() ([]vault.File, []vault.File, []vault.Warning, error) {
+		w := walk()
+		return w.notes, w.atts, w.warnings, w.err
+	}
+	var memo noteMemo
 	wait := func(lock string) { fmt.Fprintf(stderr, "waiting: another index run holds %s\n", lock) }
-	ix, st, err := vf.syncFile(ctx, root, rules, *rebuild, "", stderr, wait)
+	ix, src, st, err := vf.syncFile(ctx, root, rules, *rebuild, "", stderr, wait, listed, &memo)
 	if index.IsCorrupt(err) && !*rebuild {
 		// Damage the open-time check cannot see (inside FTS5's blocks) met
 		// by the sync: rebuilt from the vault, as serve rebuilds it.
-		ix, st, err = vf.syncFile(ctx, root, rules, true, "damaged: met by the sync (database disk image is malformed)", stderr, wait)
+		ix, src, st, err = vf.syncFile(ctx, root, rules, true, "damaged: met by the sync (database disk image is malformed)", stderr, wait, listed, &memo)
 	}
 	if err != nil {
 		return err
@@ -64,10 +93,23 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "    %s\n", w)
 	}
 	fmt.Fprintf(stdout, "  took %s\n", st.Duration.Round(1e6))
-	if err := ix.Close(); err != nil {
-		return err
+	if !vf.tune.tuning() && vf.stateFresh(ctx, ix, root, rules, src) {
+		// Nothing to choose, and the saved engine state is the one a start
+		// from it would save again: loading it would only confirm that.
+		fmt.Fprintf(stdout, "  engine state for the next start: up to date\n")
+		fmt.Fprintf(stdout, "  weights: %s\n", selfTuneOffWhy)
+		return ix.Close()
 	}
-	vf.retune = true // the weights the vault's queries choose, made again
+	if st.Added+st.Updated+st.Renamed+st.Deleted+st.Purged > 0 {
+		// The saved BM25 copy is stale, and the state saved below carries
+		// a new one: build it from the index while the engine is built
+		// from the notes (the save waits for it).
+		built := make(chan struct{})
+		go func() { defer close(built); ix.EnsureMem(ctx) }()
+		defer func() { <-built }()
+	}
+	vf.retune = true // under --self-tune, the weights the vault's queries choose, made again
+	vf.synced, vf.reuse = ix, memo.reuse
 	how, tuned, err := vf.prepareState(ctx, stderr)
 	if err != nil {
 		return err
@@ -78,12 +120,14 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // syncFile opens the index (rebuild: from scratch) and syncs it with the
-// vault on disk, saying on stderr why the index is rebuilt (why, else
-// what the open found); on an error the index is closed.
-func (vf *vaultFlags) syncFile(ctx context.Context, root string, rules *privacy.Rules, rebuild bool, why string, stderr io.Writer, wait func(string)) (*index.Index, index.Stats, error) {
+// vault that walk lists, saying on stderr why the index is rebuilt (why,
+// else what the open found); memo keeps the parsed notes for the engine.
+// On an error the index is closed.
+func (vf *vaultFlags) syncFile(ctx context.Context, root string, rules *privacy.Rules, rebuild bool, why string, stderr io.Writer, wait func(string),
+	walk func() ([]vault.File, []vault.File, []vault.Warning, error), memo *noteMemo) (*index.Index, index.Source, index.Stats, error) {
 	ix, err := vf.openIndex(ctx, root, rebuild, errorLogger(io.Discard), wait)
 	if err != nil {
-		return nil, index.Stats{}, err
+		return nil, index.Source{}, index.Stats{}, err
 	}
 	if why == "" {
 		why = ix.Rebuilt
@@ -92,16 +136,17 @@ func (vf *vaultFlags) syncFile(ctx context.Context, root string, rules *privacy.
 		fmt.Fprintf(stderr, "rebuilding the index: %s\n", why)
 	}
 	warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
-	src, err := ix.DiskSource(ctx, vf.maxFileSize, vf.reader(ix, warn))
+	src, err := ix.DiskSourceWalked(ctx, vf.maxFileSize, vf.reader(ix, warn), walk)
 	if err != nil {
-		return nil, index.Stats{}, errors.Join(err, ix.Close())
+		return nil, index.Source{}, index.Stats{}, errors.Join(err, ix.Close())
 	}
 	src.Privacy = indexPrivacy(rules)
+	src.Note = memo.wrap(src.Note)
 	bar := newProgress(stderr, len(src.Files), "indexing", "files")
 	st, err := ix.Sync(ctx, src, bar.Set)
 	bar.Done()
 	if err != nil {
-		return nil, st, errors.Join(err, ix.Close())
+		return nil, index.Source{}, st, errors.Join(err, ix.Close())
 	}
-	return ix, st, nil
+	return ix, src, st, nil
 }

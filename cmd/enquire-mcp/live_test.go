@@ -131,7 +131,7 @@ func TestLiveEqualsFresh(t *testing.T) {
 					// changed vault. Compared are the engines with the same
 					// weights, as TestWarmStartEqualsFresh does, so the
 					// fresh start skips its own choice.
-					want := freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20, noSelfTune: true})
+					want := freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20})
 					if diff := enginetest.Diff(ctx, lv.engine(), want.eng.WithTuning(lv.engine().Tuning()), enginetest.Queries); diff != "" {
 						t.Fatalf("seed %d batch %d: the live engine differs from a fresh start: %s", seed, batch, diff)
 					}

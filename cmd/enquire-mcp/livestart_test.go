@@ -49,7 +49,7 @@ func TestLiveStartupRace(t *testing.T) {
 			write("edited.md", "# Edited\n\nplain first version\n")
 			write("hidden-later.md", "# Hidden later\n\nnarwhal tusk, hidden by a rule made at start-up\n")
 			newFlags := func() *vaultFlags {
-				vf := &vaultFlags{vault: root, maxFileSize: 1 << 20, keepState: true, noSelfTune: true}
+				vf := &vaultFlags{vault: root, maxFileSize: 1 << 20, keepState: true}
 				if mode == "no index" {
 					vf.noIndex = true
 				} else {

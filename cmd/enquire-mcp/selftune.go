@@ -26,21 +26,26 @@ type savedTuning struct {
 	Tuning search.Tuning `json:"tuning"`
 }
 
-// applySelfTune gives the engine the weights the vault's own known-item
-// queries choose (search.Engine.SelfTune). The choice is read from the
-// index when this version made it for this vault, else computed now (one
-// search per query, seconds on a large vault) and kept there; the index
-// command always computes it again. serve and serve-http (tuneLater) do
-// not compute it here: they become ready with the defaults and
-// tuneInBackground computes it. Skipped with --rrf-weights or
-// --no-self-tune, and without the persistent index (no BM25 to weigh).
+// selfTuneOffWhy is what vault/info, eval and index say when self-tuning
+// was not asked for.
+const selfTuneOffWhy = "off: the default weights (--self-tune lets the vault choose)"
+
+// applySelfTune, under --self-tune, gives the engine the weights the
+// vault's own known-item queries choose (search.Engine.SelfTune). The
+// choice is read from the index when this version made it for this
+// vault, else computed now (one search per query, seconds on a large
+// vault) and kept there; the index command always computes it again.
+// serve and serve-http (tuneLater) do not compute it here: they become
+// ready with the defaults and tuneInBackground computes it. Skipped with
+// --rrf-weights, without --self-tune, and without the persistent index
+// (no BM25 to weigh).
 func (l *loaded) applySelfTune(ctx context.Context) {
 	switch {
 	case len(l.flags.weights.m) > 0:
 		l.tuneWhy = "off: --rrf-weights given"
 		return
-	case l.flags.noSelfTune:
-		l.tuneWhy = "off: --no-self-tune"
+	case !l.flags.tune.tuning():
+		l.tuneWhy = selfTuneOffWhy
 		return
 	case l.ix == nil:
 		l.tuneWhy = "off: no persistent index (no BM25 signal)"

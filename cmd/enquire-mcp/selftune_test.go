@@ -85,14 +85,15 @@ func plant(t *testing.T, file, text string) {
 	}
 }
 
-// TestEvalSelfTune: eval reports the self-tuned weights, keeps the choice
-// in the index, reads it back on the next run instead of computing it
-// again, and --no-self-tune turns it off.
+// TestEvalSelfTune: under --self-tune, eval reports the self-tuned
+// weights, keeps the choice in the index, reads it back on the next run
+// instead of computing it again; without it, or with --no-self-tune,
+// the default weights serve and a kept choice is not read.
 func TestEvalSelfTune(t *testing.T) {
 	ix := filepath.Join(t.TempDir(), "index.db")
 	line := func(args ...string) string {
 		t.Helper()
-		code, _, stderr := runCLI(t, append([]string{"eval", "../../testdata/quality-workshop", "--index-file", ix, "--no-embeddings"}, args...)...)
+		code, _, stderr := runCLI(t, append([]string{"eval", "../../testdata/quality-workshop", "--index-file", ix, "--no-embeddings", "--self-tune"}, args...)...)
 		if code != 0 {
 			t.Fatalf("code %d, stderr %s", code, stderr)
 		}
@@ -134,8 +135,11 @@ func TestEvalSelfTune(t *testing.T) {
 	if got := line(); got != "planted choice" {
 		t.Errorf("second run computed again (%q) instead of reading the kept choice", got)
 	}
-	if got := line("--no-self-tune"); got != "off: --no-self-tune" {
+	if got := line("--no-self-tune"); got != selfTuneOffWhy {
 		t.Errorf("--no-self-tune: %q", got)
+	}
+	if got := line("--self-tune=false"); got != selfTuneOffWhy {
+		t.Errorf("without --self-tune: %q, want the default weights", got)
 	}
 	x = open()
 	damaged := `{"version": 1, "root": "` + root + `", "tun`
@@ -148,27 +152,36 @@ func TestEvalSelfTune(t *testing.T) {
 	}
 }
 
-// TestIndexRetunes: the index command makes the choice again, whatever
-// was kept, and keeps it in the index; --rebuild drops a kept choice.
+// TestIndexRetunes: under --self-tune the index command makes the choice
+// again, whatever was kept, and keeps it in the index; --rebuild drops a
+// kept choice. Without --self-tune it makes none and keeps none.
 func TestIndexRetunes(t *testing.T) {
 	ix := filepath.Join(t.TempDir(), "index.db")
 	root := fixtureRoot(t)
-	run := func(args ...string) {
+	run := func(args ...string) string {
 		t.Helper()
-		if code, _, stderr := runCLI(t, append([]string{"index", "--vault", fixtureVault, "--index-file", ix}, args...)...); code != 0 {
+		code, stdout, stderr := runCLI(t, append([]string{"index", "--vault", fixtureVault, "--index-file", ix}, args...)...)
+		if code != 0 {
 			t.Fatalf("code %d, stderr %s", code, stderr)
 		}
+		return stdout
 	}
-	run()
+	if out := run(); !strings.Contains(out, "weights: "+selfTuneOffWhy+"\n") {
+		t.Errorf("index without --self-tune printed\n%s\nwant the default weights", out)
+	}
+	if raw := keptIn(t, ix); raw != "" {
+		t.Errorf("index without --self-tune kept a choice: %q", raw)
+	}
+	run("--self-tune")
 	planted, _ := encodeTuning(root, defaultSelfTuneRule, search.Tuning{Why: "planted choice"})
 	plant(t, ix, planted)
-	run()
+	run("--self-tune")
 	got, ok := decodeTuning(keptIn(t, ix), root, defaultSelfTuneRule)
 	if !ok || got.Why == "planted choice" || !strings.Contains(got.Why, "link queries") {
 		t.Errorf("after index: %+v, %v", got, ok)
 	}
 	plant(t, ix, planted)
-	run("--rebuild")
+	run("--self-tune", "--rebuild")
 	if got, ok := decodeTuning(keptIn(t, ix), root, defaultSelfTuneRule); !ok || got.Why == "planted choice" {
 		t.Errorf("after index --rebuild: %+v, %v", got, ok)
 	}
@@ -184,7 +197,7 @@ func TestIndexRetunes(t *testing.T) {
 func TestServeTunesInBackground(t *testing.T) {
 	ctx := context.Background()
 	logger := slog.New(slog.DiscardHandler)
-	sync := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "sync.db"), maxFileSize: 1 << 20}
+	sync := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "sync.db"), maxFileSize: 1 << 20, tune: tuneFlags{selfTune: true}}
 	ls, err := sync.load(ctx, logger)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +209,7 @@ func TestServeTunesInBackground(t *testing.T) {
 	}
 
 	file := filepath.Join(t.TempDir(), "serve.db")
-	vf := &vaultFlags{vault: fixtureVault, indexFile: file, maxFileSize: 1 << 20, tuneLater: true}
+	vf := &vaultFlags{vault: fixtureVault, indexFile: file, maxFileSize: 1 << 20, tuneLater: true, tune: tuneFlags{selfTune: true}}
 	l, err := vf.load(ctx, logger)
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +250,7 @@ func TestServeSwapsTunedWeights(t *testing.T) {
 	chosen := search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.25}, BM25B: 0.3, Why: "chosen by the test"}
 	load := func(choose func(*search.Engine, context.Context) (search.Tuning, error)) (*loaded, chan *search.Engine, chan search.Tuning) {
 		t.Helper()
-		vf := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "serve.db"), maxFileSize: 1 << 20, tuneLater: true}
+		vf := &vaultFlags{vault: fixtureVault, indexFile: filepath.Join(t.TempDir(), "serve.db"), maxFileSize: 1 << 20, tuneLater: true, tune: tuneFlags{selfTune: true}}
 		l, err := vf.load(ctx, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
@@ -306,4 +319,31 @@ func hasWeights(all, some map[string]float64) bool {
 		}
 	}
 	return true
+}
+
+// TestServeDefaultWeights: without --self-tune a serve-like load is ready
+// with the default weights, chooses nothing in the background and
+// ignores a choice kept in the index.
+func TestServeDefaultWeights(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "serve.db")
+	root := fixtureRoot(t)
+	for _, planted := range []bool{false, true} {
+		if planted {
+			raw, _ := encodeTuning(root, defaultSelfTuneRule, search.Tuning{Weights: map[string]float64{"bm25": 0, "tfidf": 3, "feedback": 0.5}, Why: "planted choice"})
+			plant(t, file, raw)
+		}
+		vf := &vaultFlags{vault: fixtureVault, indexFile: file, maxFileSize: 1 << 20, tuneLater: true}
+		l, err := vf.load(ctx, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := l.eng.Weights()
+		if l.tunePending || l.tuneWhy != selfTuneOffWhy || w["bm25"] != rankers.WeightBM25 || w["tfidf"] != rankers.WeightTFIDF {
+			t.Errorf("planted %v: weights %v (%q, pending %v); want the defaults, nothing pending", planted, w, l.tuneWhy, l.tunePending)
+		}
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

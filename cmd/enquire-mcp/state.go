@@ -38,6 +38,12 @@ const coldSaveDelay = 3 * time.Second
 // The executable's size and time stand for the code: a rebuilt binary
 // may tokenize or score differently, so it starts from the files once.
 func (l *loaded) stateKey() string {
+	return stateKeyOf(l.root, l.vaultOpts, l.searchOpts, &l.flags.ocr)
+}
+
+// stateKeyOf is the state key of the vault at root loaded with vaultOpts
+// and searched with searchOpts (see loaded.stateKey).
+func stateKeyOf(root string, vaultOpts vault.Options, searchOpts search.Options, ocr *ocrFlags) string {
 	exe := "unknown"
 	if p, err := os.Executable(); err == nil {
 		if st, err := os.Stat(p); err == nil {
@@ -45,12 +51,11 @@ func (l *loaded) stateKey() string {
 		}
 	}
 	rules := ""
-	if h, ok := l.vaultOpts.Filter.(interface{ Hash() string }); ok {
+	if h, ok := vaultOpts.Filter.(interface{ Hash() string }); ok {
 		rules = h.Hash()
 	}
-	ocr := &l.flags.ocr
 	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%t\x00%+v\x00%+v\x00%s\x00%d\x00%t %s %d",
-		exe, l.root, l.vaultOpts.MaxFileSize, l.vaultOpts.PDFs, l.searchOpts.Chunk, l.searchOpts.Fields, rules, index.SchemaVersion,
+		exe, root, vaultOpts.MaxFileSize, vaultOpts.PDFs, searchOpts.Chunk, searchOpts.Fields, rules, index.SchemaVersion,
 		ocr.on, ocr.langs, ocr.maxPages))
 	return hex.EncodeToString(sum[:])
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// TestEvalRuleAndB: under --self-tune-rule 2 a kept rule-2 choice brings
+// TestEvalRuleAndB: with --self-tune, under --self-tune-rule 2 a kept rule-2 choice brings
 // its b to the searches and --bm25-b overrides it; rule 1 (the default)
 // does not read a rule-2 choice (it chooses again, at the default b);
 // bad values are usage errors.
@@ -23,7 +23,7 @@ func TestEvalRuleAndB(t *testing.T) {
 	dataset := "../../testdata/quality-workshop"
 	lines := func(args ...string) (tuned, bm25 string) {
 		t.Helper()
-		code, _, stderr := runCLI(t, append([]string{"eval", dataset, "--index-file", ix, "--no-embeddings"}, args...)...)
+		code, _, stderr := runCLI(t, append([]string{"eval", dataset, "--index-file", ix, "--no-embeddings", "--self-tune"}, args...)...)
 		if code != 0 {
 			t.Fatalf("code %d, stderr %s", code, stderr)
 		}

@@ -47,14 +47,13 @@ type vaultFlags struct {
 	// recency is --recency-weight, the engine's default recency weight.
 	recency        unitFlag
 	prefilterLimit int
-	// noSelfTune keeps the default weights instead of the ones the
-	// vault's own queries choose (selftune.go); retune computes that
-	// choice again instead of reading the kept one (the index command).
-	noSelfTune, retune bool
+	// retune computes the self-tuned choice again instead of reading the
+	// kept one (the index command with --self-tune; selftune.go).
+	retune bool
 	// tuneLater (serve, serve-http) defers a choice the index does not
 	// keep to tuneInBackground, after ready.
 	tuneLater bool
-	// tune is --self-tune-rule and --bm25-b.
+	// tune is --self-tune, --self-tune-rule and --bm25-b.
 	tune tuneFlags
 	// statePread makes every saved engine state read with pread, however
 	// small (tests of that path; see stateReadMappedMax).
@@ -62,6 +61,11 @@ type vaultFlags struct {
 	// boostStrength, when > 0, replaces rankers.BoostStrength (eval's
 	// --boost-strength, for measuring it).
 	boostStrength float64
+	// synced is an index the caller opened and synced (the index
+	// command): load takes it over instead of opening the file again.
+	synced *index.Index
+	// reuse gives load the notes that sync read (vault.Options.Reuse).
+	reuse func(vault.File) (*vault.Note, []vault.Warning, bool)
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -71,8 +75,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.Var(&v.recency, "recency-weight", "blend file freshness into every search's score, 0-1 (default 0: age does not rank); a request's recency_weight overrides it")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal (default: on when \"enquire-mcp index\" made one for this vault)")
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
-	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0, or the BM25:TF-IDF weights the vault's own links or headings chose; see docs/benchmarks.md)")
-	fs.BoolVar(&v.noSelfTune, "no-self-tune", false, "keep the default BM25:TF-IDF weights instead of the ones the vault's own link texts or headings choose (see README)")
+	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0, or with --self-tune the BM25:TF-IDF weights the vault's own links or headings chose; see docs/benchmarks.md)")
 	v.tune.register(fs)
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
@@ -302,7 +305,7 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		return nil, err
 	}
 	warn := func(msg string) { logger.Warn(msg) }
-	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules)}
+	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules), Reuse: v.reuse}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
 		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit, BM25: v.tune.bm25(), BM25Proximity: v.tune.proximity}
 	if v.boostStrength > 0 {
@@ -325,7 +328,11 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	l.ixWhy = choice.why
 	if choice.use {
-		l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
+		if v.synced != nil {
+			l.ix, v.synced = v.synced, nil
+		} else {
+			l.ix, l.ixErr = v.openIndex(ctx, root, false, logger, func(lock string) { logger.Warn("waiting: another index run holds " + lock) })
+		}
 		if l.ix != nil {
 			l.heal()
 		}
