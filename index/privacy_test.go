@@ -204,6 +204,7 @@ func TestPurgeDropsVaultModel(t *testing.T) {
 			t.Errorf("rules %v (purged %d): model deleted %v, warned %v (%+v); want %v", c.rules, st.Purged, dropped, warned, st.Warnings, c.dropped)
 		}
 	}
+}
 
 // TestPrivacyNewIndex: a new index synced under rules from its first
 // sync holds nothing hidden and is not rewritten (nothing was ever
