@@ -41,4 +41,3 @@ func generate(t testing.TB, c onnxgen.Config) *onnxgen.Model {
 	}
 	return m
 }
-
