@@ -30,7 +30,7 @@ type Encoder struct {
 	word, pos, typ []float32
 	embNorm        Norm
 	layers         []layer
-	kern           kernelFunc
+	kern           namedKernel
 	mu             sync.Mutex
 	scratch        sync.Pool // *attnScratch
 	scale          float32
@@ -54,7 +54,7 @@ func New(w Weights) (*Encoder, error) {
 		return nil, err
 	}
 	h, in := w.Hidden, w.Intermediate
-	e := &Encoder{cfg: w.Config, word: w.Word, pos: w.Pos, typ: w.Type, embNorm: w.EmbNorm, kern: bestKernel(),
+	e := &Encoder{cfg: w.Config, word: w.Word, pos: w.Pos, typ: w.Type, embNorm: w.EmbNorm, kern: kernels()[0],
 		hd: h / w.Heads}
 	e.scale = float32(1 / math.Sqrt(float64(e.hd)))
 	e.scratch.New = func() any { return new(attnScratch) }
@@ -78,7 +78,7 @@ func New(w Weights) (*Encoder, error) {
 func (e *Encoder) Config() Config { return e.cfg }
 
 // Kernel names the matrix-multiply micro-kernel in use ("avx2" or "go").
-func (e *Encoder) Kernel() string { return kernelName(e.kern) }
+func (e *Encoder) Kernel() string { return e.kern.name }
 
 // Forward runs the encoder over sequences of token ids (special tokens
 // included, token type 0) and returns last_hidden_state: sequence i's
@@ -172,17 +172,17 @@ func (e *Encoder) forward(seqs [][]int32, off []int) []float32 {
 	ff := make([]float32, n*in)
 	for _, l := range e.layers {
 		fill(qkv, l.qkvB, n)
-		matmulPar(e.kern, qkv, 3*h, x, h, n, l.qkv)
+		matmulPar(e.kern.f, qkv, 3*h, x, h, n, l.qkv)
 		clear(ctx)
 		e.attention(qkv, ctx, off)
 		fill(tmp, l.oB, n)
-		matmulPar(e.kern, tmp, h, ctx, h, n, l.o)
+		matmulPar(e.kern.f, tmp, h, ctx, h, n, l.o)
 		addNorm(x, tmp, l.attnNorm, n, c.LayerNormEps)
 		fill(ff, l.ff1B, n)
-		matmulPar(e.kern, ff, in, x, h, n, l.ff1)
+		matmulPar(e.kern.f, ff, in, x, h, n, l.ff1)
 		parallel((n+mc-1)/mc, func(t int) { gelu(ff[t*mc*in : min(n, (t+1)*mc)*in]) })
 		fill(tmp, l.ff2B, n)
-		matmulPar(e.kern, tmp, h, ff, in, n, l.ff2)
+		matmulPar(e.kern.f, tmp, h, ff, in, n, l.ff2)
 		addNorm(x, tmp, l.ffNorm, n, c.LayerNormEps)
 	}
 	return x
@@ -261,13 +261,13 @@ func (e *Encoder) attention(qkv, ctx []float32, off []int) {
 		}
 		scores := sc.scores[:n*ld]
 		clear(scores)
-		matmul(e.kern, scores, ld, q, 3*h, n, &sc.k)
+		matmul(e.kern.f, scores, ld, q, 3*h, n, &sc.k)
 		for r := range n {
 			softmax(scores[r*ld:r*ld+n], e.scale)
 		}
 		// ctx = P·V: B is V, n×hd.
 		packInto(&sc.v, n, hd, func(r, c int) float32 { return v[r*3*h+c] })
-		matmul(e.kern, ctx[o*h+head*hd:], h, scores, ld, n, &sc.v)
+		matmul(e.kern.f, ctx[o*h+head*hd:], h, scores, ld, n, &sc.v)
 	})
 }
 

@@ -139,6 +139,12 @@ func matmulPanel(kern kernelFunc, c []float32, ldc int, a []float32, lda, r0, r1
 // stride lda, C with row stride ldc.
 type kernelFunc func(k int, a []float32, lda int, b []float32, c []float32, ldc int)
 
+// namedKernel is a micro-kernel and its name.
+type namedKernel struct {
+	name string
+	f    kernelFunc
+}
+
 // kernelGo is the plain-Go micro-kernel.
 func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
 	var acc [mr][nr]float32

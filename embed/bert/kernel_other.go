@@ -2,6 +2,5 @@
 
 package bert
 
-func bestKernel() kernelFunc { return kernelGo }
-
-func kernelName(k kernelFunc) string { return "go" }
+// kernels lists the micro-kernels this platform runs: the plain-Go one.
+func kernels() []namedKernel { return []namedKernel{{"go", kernelGo}} }
