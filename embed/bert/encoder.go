@@ -35,7 +35,9 @@ type Encoder struct {
 	scratch        sync.Pool // *attnScratch
 	scale          float32
 	hd             int
-	maxBatchTokens int
+	// bufs are the activations of the last run, kept for the next (under
+	// mu): allocated per run, they kept the garbage collector busy.
+	bufs struct{ qkv, ctx, tmp, ff []float32 }
 }
 
 // layer is one encoder layer with packed matrices; Q, K and V are one
@@ -166,10 +168,10 @@ func (e *Encoder) forward(seqs [][]int32, off []int) []float32 {
 			layerNorm(row, e.embNorm, c.LayerNormEps)
 		}
 	}
-	qkv := make([]float32, n*3*h)
-	ctx := make([]float32, n*h)
-	tmp := make([]float32, n*h)
-	ff := make([]float32, n*in)
+	qkv := grow(&e.bufs.qkv, n*3*h)
+	ctx := grow(&e.bufs.ctx, n*h)
+	tmp := grow(&e.bufs.tmp, n*h)
+	ff := grow(&e.bufs.ff, n*in)
 	for _, l := range e.layers {
 		fill(qkv, l.qkvB, n)
 		matmulPar(e.kern.f, qkv, 3*h, x, h, n, l.qkv)
@@ -186,6 +188,14 @@ func (e *Encoder) forward(seqs [][]int32, off []int) []float32 {
 		addNorm(x, tmp, l.ffNorm, n, c.LayerNormEps)
 	}
 	return x
+}
+
+// grow returns (*buf)[:n], reallocating *buf when it is shorter.
+func grow(buf *[]float32, n int) []float32 {
+	if cap(*buf) < n {
+		*buf = make([]float32, n)
+	}
+	return (*buf)[:n]
 }
 
 // fill sets each of the n rows of dst to bias.

@@ -67,9 +67,7 @@ func pack(w []float32, k, n int) *panels {
 // C is m×b.n with row stride ldc. It runs in the calling goroutine.
 func matmul(k kernelFunc, c []float32, ldc int, a []float32, lda, m int, b *panels) {
 	var edge edgeBuf
-	for j := range b.count() {
-		matmulPanel(k, c, ldc, a, lda, 0, m, b, j, &edge)
-	}
+	matmulBlock(k, c, ldc, a, lda, 0, m, b, 0, b.count(), &edge)
 }
 
 // matmulPar is matmul shared among at most GOMAXPROCS goroutines, by
@@ -85,59 +83,46 @@ func matmulPar(k kernelFunc, c []float32, ldc int, a []float32, lda, m int, b *p
 	parallel(rowBlocks*groups, func(t int) {
 		var edge edgeBuf
 		r0 := t / groups * mc
-		r1 := min(m, r0+mc)
 		g := t % groups
-		for j := g * per; j < min(np, (g+1)*per); j++ {
-			matmulPanel(k, c, ldc, a, lda, r0, r1, b, j, &edge)
-		}
+		matmulBlock(k, c, ldc, a, lda, r0, min(m, r0+mc), b, g*per, min(np, (g+1)*per), &edge)
 	})
 }
 
-// edgeBuf holds the zero-padded rows and columns of blocks smaller than
-// mr×nr, which the kernel cannot write in place.
+// edgeBuf holds a block of C narrower than nr, which the kernel cannot
+// write in place.
 type edgeBuf struct {
-	a []float32
 	c [mr * nr]float32
 }
 
-// matmulPanel computes rows [r0, r1) of panel j of C.
-func matmulPanel(kern kernelFunc, c []float32, ldc int, a []float32, lda, r0, r1 int, b *panels, j int, e *edgeBuf) {
+// matmulBlock computes rows [r0, r1) of panels [j0, j1) of C: for each
+// panel, which stays in cache, every block of up to mr rows.
+func matmulBlock(kern kernelFunc, c []float32, ldc int, a []float32, lda, r0, r1 int, b *panels, j0, j1 int, e *edgeBuf) {
 	k := b.k
-	bp := b.panel(j)
-	col := j * nr
-	cols := min(nr, b.n-col)
-	r := r0
-	if cols == nr {
-		for ; r+mr <= r1; r += mr {
-			kern(k, a[r*lda:], lda, bp, c[r*ldc+col:], ldc)
-		}
-	}
-	for ; r < r1; r += mr {
-		rows := min(mr, r1-r)
-		// Copy the block's rows of A into a zero-padded mr×k block and
-		// its part of C into an mr×nr block, compute, copy C back.
-		if cap(e.a) < mr*k {
-			e.a = make([]float32, mr*k)
-		}
-		ea := e.a[:mr*k]
-		clear(ea)
-		for i := range rows {
-			copy(ea[i*k:(i+1)*k], a[(r+i)*lda:(r+i)*lda+k])
-		}
-		clear(e.c[:])
-		for i := range rows {
-			copy(e.c[i*nr:i*nr+cols], c[(r+i)*ldc+col:(r+i)*ldc+col+cols])
-		}
-		kern(k, ea, k, bp, e.c[:], nr)
-		for i := range rows {
-			copy(c[(r+i)*ldc+col:(r+i)*ldc+col+cols], e.c[i*nr:i*nr+cols])
+	for j := j0; j < j1; j++ {
+		bp := b.panel(j)
+		col := j * nr
+		cols := min(nr, b.n-col)
+		for r := r0; r < r1; r += mr {
+			rows := min(mr, r1-r)
+			if cols == nr {
+				kern(k, a[r*lda:], lda, bp, c[r*ldc+col:], ldc, rows)
+				continue
+			}
+			clear(e.c[:])
+			for i := range rows {
+				copy(e.c[i*nr:i*nr+cols], c[(r+i)*ldc+col:(r+i)*ldc+col+cols])
+			}
+			kern(k, a[r*lda:], lda, bp, e.c[:], nr, rows)
+			for i := range rows {
+				copy(c[(r+i)*ldc+col:(r+i)*ldc+col+cols], e.c[i*nr:i*nr+cols])
+			}
 		}
 	}
 }
 
-// kernelFunc computes C[0:mr][0:nr] += A[0:mr][0:k] · panel, A with row
-// stride lda, C with row stride ldc.
-type kernelFunc func(k int, a []float32, lda int, b []float32, c []float32, ldc int)
+// kernelFunc computes C[0:rows][0:nr] += A[0:rows][0:k] · panel, A with
+// row stride lda, C with row stride ldc, rows from 1 to mr.
+type kernelFunc func(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int)
 
 // namedKernel is a micro-kernel and its name.
 type namedKernel struct {
@@ -146,12 +131,12 @@ type namedKernel struct {
 }
 
 // kernelGo is the plain-Go micro-kernel.
-func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
+func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int) {
 	var acc [mr][nr]float32
 	b = b[:k*nr]
 	for p := 0; p < k; p++ {
 		bv := (*[nr]float32)(b[p*nr:])
-		for i := range mr {
+		for i := range rows {
 			x := a[i*lda+p]
 			row := &acc[i]
 			for j := range nr {
@@ -159,7 +144,7 @@ func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
 			}
 		}
 	}
-	for i := range mr {
+	for i := range rows {
 		ci := c[i*ldc : i*ldc+nr]
 		for j := range nr {
 			ci[j] += acc[i][j]

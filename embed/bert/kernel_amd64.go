@@ -5,14 +5,17 @@ import "golang.org/x/sys/cpu"
 // kernelAVX2 is the AVX2+FMA micro-kernel (kernel_amd64.s).
 //
 //go:noescape
-func kernelAVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int)
+func kernelAVX2(k int, a *float32, lda int, b *float32, c *float32, ldc, rows int)
 
 // avx2 calls kernelAVX2 on slices, after checking they hold the block.
-func avx2(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
-	_ = a[(mr-1)*lda+k-1]
+func avx2(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int) {
+	if rows < 1 || rows > mr || k < 1 {
+		panic("bert: kernel block out of range")
+	}
+	_ = a[(rows-1)*lda+k-1]
 	_ = b[k*nr-1]
-	_ = c[(mr-1)*ldc+nr-1]
-	kernelAVX2(k, &a[0], lda, &b[0], &c[0], ldc)
+	_ = c[(rows-1)*ldc+nr-1]
+	kernelAVX2(k, &a[0], lda, &b[0], &c[0], ldc, rows)
 }
 
 // kernels lists the micro-kernels this CPU runs, fastest first: the

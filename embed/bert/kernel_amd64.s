@@ -1,21 +1,57 @@
 #include "textflag.h"
 
-// func kernelAVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int)
+// func kernelAVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, rows int)
 //
-// C[0:6][0:16] += A[0:6][0:k] · B, B a packed panel (k rows of 16).
-// Twelve accumulators hold the 6×16 block; per step of k, two loads of
-// B and six broadcasts of A feed twelve FMAs.
-TEXT ·kernelAVX2(SB), NOSPLIT, $0-48
+// C[0:rows][0:16] += A[0:rows][0:k] · B, B a packed panel (k rows of 16),
+// rows from 1 to 6. Twelve accumulators hold a 6×16 block; per step of
+// k, two loads of B and six broadcasts of A feed twelve FMAs. Rows past
+// rows read the last row of A again (no copy, no out-of-bounds read) and
+// are not stored.
+TEXT ·kernelAVX2(SB), NOSPLIT, $0-56
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
 	MOVQ b+24(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R9
+	MOVQ rows+48(FP), BX
 	SHLQ $2, R8
 	SHLQ $2, R9
-	LEAQ (SI)(R8*2), R10
+
+	// Row pointers R10..R14 for rows 1..5, each clamped to row rows-1.
+	MOVQ SI, R10
+	MOVQ SI, R11
+	MOVQ SI, R12
+	MOVQ SI, R13
+	MOVQ SI, R14
+	CMPQ BX, $2
+	JLT  rowsdone
 	ADDQ R8, R10
+	MOVQ R10, R11
+	MOVQ R10, R12
+	MOVQ R10, R13
+	MOVQ R10, R14
+	CMPQ BX, $3
+	JLT  rowsdone
+	ADDQ R8, R11
+	MOVQ R11, R12
+	MOVQ R11, R13
+	MOVQ R11, R14
+	CMPQ BX, $4
+	JLT  rowsdone
+	ADDQ R8, R12
+	MOVQ R12, R13
+	MOVQ R12, R14
+	CMPQ BX, $5
+	JLT  rowsdone
+	ADDQ R8, R13
+	MOVQ R13, R14
+	CMPQ BX, $6
+	JLT  rowsdone
+	ADDQ R8, R14
+
+rowsdone:
+	XORQ   AX, AX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -28,32 +64,31 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-48
 	VXORPS Y9, Y9, Y9
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
-	TESTQ CX, CX
-	JEQ   store
+	TESTQ  CX, CX
+	JEQ    store
 
 loop:
 	VMOVUPS      (DI), Y12
 	VMOVUPS      32(DI), Y13
-	VBROADCASTSS (SI), Y14
+	VBROADCASTSS (SI)(AX*1), Y14
 	VFMADD231PS  Y12, Y14, Y0
 	VFMADD231PS  Y13, Y14, Y1
-	VBROADCASTSS (SI)(R8*1), Y15
+	VBROADCASTSS (R10)(AX*1), Y15
 	VFMADD231PS  Y12, Y15, Y2
 	VFMADD231PS  Y13, Y15, Y3
-	VBROADCASTSS (SI)(R8*2), Y14
+	VBROADCASTSS (R11)(AX*1), Y14
 	VFMADD231PS  Y12, Y14, Y4
 	VFMADD231PS  Y13, Y14, Y5
-	VBROADCASTSS (R10), Y15
+	VBROADCASTSS (R12)(AX*1), Y15
 	VFMADD231PS  Y12, Y15, Y6
 	VFMADD231PS  Y13, Y15, Y7
-	VBROADCASTSS (R10)(R8*1), Y14
+	VBROADCASTSS (R13)(AX*1), Y14
 	VFMADD231PS  Y12, Y14, Y8
 	VFMADD231PS  Y13, Y14, Y9
-	VBROADCASTSS (R10)(R8*2), Y15
+	VBROADCASTSS (R14)(AX*1), Y15
 	VFMADD231PS  Y12, Y15, Y10
 	VFMADD231PS  Y13, Y15, Y11
-	ADDQ         $4, SI
-	ADDQ         $4, R10
+	ADDQ         $4, AX
 	ADDQ         $64, DI
 	DECQ         CX
 	JNE          loop
@@ -63,30 +98,42 @@ store:
 	VMOVUPS Y0, (DX)
 	VADDPS  32(DX), Y1, Y1
 	VMOVUPS Y1, 32(DX)
+	CMPQ    BX, $2
+	JLT     done
 	ADDQ    R9, DX
 	VADDPS  (DX), Y2, Y2
 	VMOVUPS Y2, (DX)
 	VADDPS  32(DX), Y3, Y3
 	VMOVUPS Y3, 32(DX)
+	CMPQ    BX, $3
+	JLT     done
 	ADDQ    R9, DX
 	VADDPS  (DX), Y4, Y4
 	VMOVUPS Y4, (DX)
 	VADDPS  32(DX), Y5, Y5
 	VMOVUPS Y5, 32(DX)
+	CMPQ    BX, $4
+	JLT     done
 	ADDQ    R9, DX
 	VADDPS  (DX), Y6, Y6
 	VMOVUPS Y6, (DX)
 	VADDPS  32(DX), Y7, Y7
 	VMOVUPS Y7, 32(DX)
+	CMPQ    BX, $5
+	JLT     done
 	ADDQ    R9, DX
 	VADDPS  (DX), Y8, Y8
 	VMOVUPS Y8, (DX)
 	VADDPS  32(DX), Y9, Y9
 	VMOVUPS Y9, 32(DX)
+	CMPQ    BX, $6
+	JLT     done
 	ADDQ    R9, DX
 	VADDPS  (DX), Y10, Y10
 	VMOVUPS Y10, (DX)
 	VADDPS  32(DX), Y11, Y11
 	VMOVUPS Y11, 32(DX)
+
+done:
 	VZEROUPPER
 	RET
