@@ -182,7 +182,7 @@ func (e *Encoder) forward(seqs [][]int32, off []int) []float32 {
 		addNorm(x, tmp, l.attnNorm, n, c.LayerNormEps)
 		fill(ff, l.ff1B, n)
 		matmulPar(e.kern.f, ff, in, x, h, n, l.ff1)
-		parallel((n+mc-1)/mc, func(t int) { gelu(ff[t*mc*in : min(n, (t+1)*mc)*in]) })
+		parallel((n+mc-1)/mc, func(t int) { e.kern.gelu(ff[t*mc*in : min(n, (t+1)*mc)*in]) })
 		fill(tmp, l.ff2B, n)
 		matmulPar(e.kern.f, tmp, h, ff, in, n, l.ff2)
 		addNorm(x, tmp, l.ffNorm, n, c.LayerNormEps)
@@ -273,7 +273,7 @@ func (e *Encoder) attention(qkv, ctx []float32, off []int) {
 		clear(scores)
 		matmul(e.kern.f, scores, ld, q, 3*h, n, &sc.k)
 		for r := range n {
-			softmax(scores[r*ld:r*ld+n], e.scale)
+			softmax(scores[r*ld:r*ld+n], e.scale, e.kern.exp)
 		}
 		// ctx = P·V: B is V, n×hd.
 		packInto(&sc.v, n, hd, func(r, c int) float32 { return v[r*3*h+c] })
@@ -281,17 +281,19 @@ func (e *Encoder) attention(qkv, ctx []float32, off []int) {
 	})
 }
 
-// softmax sets v to softmax(v·scale).
-func softmax(v []float32, scale float32) {
+// softmax sets v to softmax(v·scale); exp is expVec or its vector form.
+func softmax(v []float32, scale float32, exp func([]float32)) {
 	top := float32(math.Inf(-1))
 	for _, x := range v {
 		top = max(top, x)
 	}
-	var sum float32
 	for i, x := range v {
-		y := exp32((x - top) * scale)
-		v[i] = y
-		sum += y
+		v[i] = (x - top) * scale
+	}
+	exp(v)
+	var sum float32
+	for _, x := range v {
+		sum += x
 	}
 	inv := 1 / sum
 	for i := range v {

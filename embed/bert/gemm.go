@@ -124,10 +124,23 @@ func matmulBlock(kern kernelFunc, c []float32, ldc int, a []float32, lda, r0, r1
 // row stride lda, C with row stride ldc, rows from 1 to mr.
 type kernelFunc func(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int)
 
-// namedKernel is a micro-kernel and its name.
+// namedKernel is a micro-kernel, its name, and the vector functions of
+// the same instruction set: exp in place (softmax) and GELU in place.
 type namedKernel struct {
 	name string
 	f    kernelFunc
+	exp  func(v []float32)
+	gelu func(v []float32)
+}
+
+// goKernel is the plain-Go kernel and functions.
+var goKernel = namedKernel{"go", kernelGo, expVec, gelu}
+
+// expVec sets v[i] = e^v[i].
+func expVec(v []float32) {
+	for i, x := range v {
+		v[i] = exp32(x)
+	}
 }
 
 // kernelGo is the plain-Go micro-kernel.

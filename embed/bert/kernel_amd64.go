@@ -23,7 +23,7 @@ func avx2(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int) 
 // YMM registers).
 func kernels() []namedKernel {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		return []namedKernel{{"avx2", avx2}, {"go", kernelGo}}
+		return []namedKernel{{"avx2", avx2, expVecAVX2, geluVecAVX2}, goKernel}
 	}
-	return []namedKernel{{"go", kernelGo}}
+	return []namedKernel{goKernel}
 }

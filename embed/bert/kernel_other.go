@@ -3,4 +3,4 @@
 package bert
 
 // kernels lists the micro-kernels this platform runs: the plain-Go one.
-func kernels() []namedKernel { return []namedKernel{{"go", kernelGo}} }
+func kernels() []namedKernel { return []namedKernel{goKernel} }

@@ -21,3 +21,38 @@ func TestExpErf(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorMath checks every kernel set's exp and GELU (the AVX2 ones
+// where the CPU has them) against float64, on lengths with and without
+// a tail of fewer than 8.
+func TestVectorMath(t *testing.T) {
+	for _, k := range kernels() {
+		for _, n := range []int{1, 7, 8, 9, 1003} {
+			xs := make([]float32, n)
+			for i := range xs {
+				xs[i] = float32(-12 + 24*float64(i)/float64(n))
+			}
+			ex := append([]float32(nil), xs...)
+			for i := range ex {
+				ex[i] = -ex[i] * ex[i] // softmax's range: ≤ 0, down to -144
+			}
+			in := append([]float32(nil), ex...)
+			k.exp(ex)
+			for i, x := range in {
+				want := math.Exp(float64(x))
+				if d := math.Abs(float64(ex[i]) - want); d > 4e-7*want && !(want < 1e-37 && ex[i] < 1e-37) {
+					t.Fatalf("%s exp(%g) = %g, want %g", k.name, x, ex[i], want)
+				}
+			}
+			g := append([]float32(nil), xs...)
+			k.gelu(g)
+			for i, x := range xs {
+				xf := float64(x)
+				want := 0.5 * xf * (1 + math.Erf(xf/math.Sqrt2))
+				if d := math.Abs(float64(g[i]) - want); d > 3e-7*max(1, math.Abs(xf)) {
+					t.Fatalf("%s gelu(%g) = %g, want %g (error %.2g)", k.name, x, g[i], want, d)
+				}
+			}
+		}
+	}
+}
