@@ -52,11 +52,15 @@ type layer struct {
 // tables and norms) and returns the encoder; a tensor of the wrong size
 // is an error wrapping ErrWeights.
 func New(w Weights) (*Encoder, error) {
+	return newEncoder(w, kernels()[0])
+}
+
+func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
 	if err := w.check(); err != nil {
 		return nil, err
 	}
 	h, in := w.Hidden, w.Intermediate
-	e := &Encoder{cfg: w.Config, word: w.Word, pos: w.Pos, typ: w.Type, embNorm: w.EmbNorm, kern: kernels()[0],
+	e := &Encoder{cfg: w.Config, word: w.Word, pos: w.Pos, typ: w.Type, embNorm: w.EmbNorm, kern: kern,
 		hd: h / w.Heads}
 	e.scale = float32(1 / math.Sqrt(float64(e.hd)))
 	e.scratch.New = func() any { return new(attnScratch) }

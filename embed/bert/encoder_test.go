@@ -21,9 +21,9 @@ func tiny(t testing.TB) *onnxgen.Model {
 	return m
 }
 
-// TestForwardMatchesReference compares the float32 encoder with
-// onnxgen's float64 reference on sequences of several lengths in one
-// batch, token by token.
+// TestForwardMatchesReference compares the float32 encoder, with each
+// kernel set this CPU runs, with onnxgen's float64 reference on
+// sequences of several lengths in one batch, token by token.
 func TestForwardMatchesReference(t *testing.T) {
 	for _, cfg := range []onnxgen.Config{
 		{Vocab: 97, Hidden: 40, Layers: 2, Heads: 4, Intermediate: 72, MaxPositions: 64, TypeVocab: 2, Seed: 7},
@@ -33,41 +33,48 @@ func TestForwardMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		enc, err := bert.New(m.Weights())
-		if err != nil {
-			t.Fatal(err)
+		for _, kern := range bert.Kernels() {
+			forwardMatches(t, m, cfg, kern)
 		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		var seqs [][]int32
-		for _, n := range []int{1, 2, 7, 13, 33, cfg.MaxPositions} {
-			s := make([]int32, n)
-			for i := range s {
-				s[i] = int32(rng.IntN(cfg.Vocab))
-			}
-			seqs = append(seqs, s)
+	}
+}
+
+// forwardMatches runs one model with one kernel set against Forward.
+func forwardMatches(t *testing.T, m *onnxgen.Model, cfg onnxgen.Config, kern string) {
+	enc, err := bert.NewWithKernel(m.Weights(), kern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var seqs [][]int32
+	for _, n := range []int{1, 2, 7, 13, 33, cfg.MaxPositions} {
+		s := make([]int32, n)
+		for i := range s {
+			s[i] = int32(rng.IntN(cfg.Vocab))
 		}
-		hidden, off, err := enc.Forward(seqs)
-		if err != nil {
-			t.Fatal(err)
+		seqs = append(seqs, s)
+	}
+	hidden, off, err := enc.Forward(seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := cfg.Hidden
+	for i, s := range seqs {
+		ids, types, mask := make([]int64, len(s)), make([]int64, len(s)), make([]int64, len(s))
+		for j, id := range s {
+			ids[j], mask[j] = int64(id), 1
 		}
-		h := cfg.Hidden
-		for i, s := range seqs {
-			ids, types, mask := make([]int64, len(s)), make([]int64, len(s)), make([]int64, len(s))
-			for j, id := range s {
-				ids[j], mask[j] = int64(id), 1
+		want := m.Forward([][]int64{ids}, [][]int64{types}, [][]int64{mask})[0]
+		worst := 0.0
+		for tok := range s {
+			for j := range h {
+				worst = max(worst, math.Abs(float64(hidden[(off[i]+tok)*h+j])-want[tok][j]))
 			}
-			want := m.Forward([][]int64{ids}, [][]int64{types}, [][]int64{mask})[0]
-			worst := 0.0
-			for tok := range s {
-				for j := range h {
-					worst = max(worst, math.Abs(float64(hidden[(off[i]+tok)*h+j])-want[tok][j]))
-				}
-			}
-			// LayerNorm outputs are O(1); float32 sums over a few
-			// hundred terms stay well within 1e-3.
-			if worst > 1e-3 {
-				t.Errorf("hidden %d, sequence of %d: max |difference| %.2g from the float64 reference", h, len(s), worst)
-			}
+		}
+		// LayerNorm outputs are O(1); float32 sums over a few
+		// hundred terms stay well within 1e-3.
+		if worst > 1e-3 {
+			t.Errorf("%s kernel, hidden %d, sequence of %d: max |difference| %.2g from the float64 reference", kern, h, len(s), worst)
 		}
 	}
 }

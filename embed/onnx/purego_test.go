@@ -61,7 +61,7 @@ func TestPureGoMatchesReference(t *testing.T) {
 			if e.Truncated() == 0 {
 				t.Error("no text counted as cut at the window")
 			}
-			t.Logf("kernel %s: lowest cosine %.7f (text %d %.30q), %d texts cut", e.Kernel(), worst, at, in[at], e.Truncated())
+			t.Logf("kernel %s: lowest cosine %.8f (text %d %.30q), %d texts cut", e.Kernel(), worst, at, in[at], e.Truncated())
 		})
 	}
 }
