@@ -79,3 +79,29 @@ func BenchmarkQuery(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1e3, "p50-ms")
 }
+
+// BenchmarkKernels embeds the chunks with each kernel set this CPU runs.
+func BenchmarkKernels(b *testing.B) {
+	m, err := onnxgen.New(onnxgen.MiniLM())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range bert.Kernels() {
+		if name == "go" {
+			continue // minutes per batch
+		}
+		b.Run(name, func(b *testing.B) {
+			enc, err := bert.NewWithKernel(m.Weights(), name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			seqs := randomSeqs(8, 200)
+			for b.Loop() {
+				if _, err := enc.Embed(seqs, bert.Mean); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*8*200)/b.Elapsed().Seconds(), "tokens/s")
+		})
+	}
+}

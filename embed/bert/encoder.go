@@ -277,7 +277,7 @@ func (e *Encoder) attention(qkv, ctx []float32, off []int) {
 		clear(scores)
 		matmul(e.kern.f, scores, ld, q, 3*h, n, &sc.k)
 		for r := range n {
-			softmax(scores[r*ld:r*ld+n], e.scale, e.kern.exp)
+			e.kern.softmax(scores[r*ld:(r+1)*ld], n, e.scale)
 		}
 		// ctx = P·V: B is V, n×hd.
 		packInto(&sc.v, n, hd, func(r, c int) float32 { return v[r*3*h+c] })

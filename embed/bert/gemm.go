@@ -125,16 +125,22 @@ func matmulBlock(kern kernelFunc, c []float32, ldc int, a []float32, lda, r0, r1
 type kernelFunc func(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int)
 
 // namedKernel is a micro-kernel, its name, and the vector functions of
-// the same instruction set: exp in place (softmax) and GELU in place.
+// the same instruction set: exp, GELU, and the softmax of row[:n] (row
+// longer than n, up to a multiple of 16, as attention lays scores out),
+// all in place.
 type namedKernel struct {
-	name string
-	f    kernelFunc
-	exp  func(v []float32)
-	gelu func(v []float32)
+	name    string
+	f       kernelFunc
+	exp     func(v []float32)
+	gelu    func(v []float32)
+	softmax func(row []float32, n int, scale float32)
 }
 
 // goKernel is the plain-Go kernel and functions.
-var goKernel = namedKernel{"go", kernelGo, expVec, gelu}
+var goKernel = namedKernel{"go", kernelGo, expVec, gelu, softmaxGo}
+
+// softmaxGo is softmax over row[:n] in plain Go.
+func softmaxGo(row []float32, n int, scale float32) { softmax(row[:n], scale, expVec) }
 
 // expVec sets v[i] = e^v[i].
 func expVec(v []float32) {

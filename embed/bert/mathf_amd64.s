@@ -264,3 +264,65 @@ geluloop:
 geludone:
 	VZEROUPPER
 	RET
+
+// func softmaxAVX2(v *float32, n int, scale float32)
+//
+// v[i] = e^((v[i]-max)·scale) / Σ, over n values, n a multiple of 8: a
+// pass for the maximum, one for the exponentials and their sum, one to
+// divide.
+TEXT ·softmaxAVX2(SB), NOSPLIT, $0-20
+	MOVQ         v+0(FP), DI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS scale+16(FP), Y8
+	SHRQ         $3, CX
+	JEQ          smdone
+	MOVQ         DI, SI
+	MOVQ         CX, DX
+	VMOVUPS      (SI), Y9
+
+smmax:
+	VMAXPS (SI), Y9, Y9
+	ADDQ   $32, SI
+	DECQ   DX
+	JNE    smmax
+	VPERM2F128 $1, Y9, Y9, Y10
+	VMAXPS     Y10, Y9, Y9
+	VPERMILPS  $0x4E, Y9, Y10
+	VMAXPS     Y10, Y9, Y9
+	VPERMILPS  $0xB1, Y9, Y10
+	VMAXPS     Y10, Y9, Y9
+	VXORPS     Y11, Y11, Y11
+	MOVQ       DI, SI
+	MOVQ       CX, DX
+
+smexp:
+	VMOVUPS (SI), Y0
+	VSUBPS  Y9, Y0, Y0
+	VMULPS  Y8, Y0, Y0
+	EXP
+	VMOVUPS Y0, (SI)
+	VADDPS  Y0, Y11, Y11
+	ADDQ    $32, SI
+	DECQ    DX
+	JNE     smexp
+	VPERM2F128 $1, Y11, Y11, Y10
+	VADDPS     Y10, Y11, Y11
+	VPERMILPS  $0x4E, Y11, Y10
+	VADDPS     Y10, Y11, Y11
+	VPERMILPS  $0xB1, Y11, Y10
+	VADDPS     Y10, Y11, Y11
+	VMOVUPS    vconst<>+320(SB), Y10
+	VDIVPS     Y11, Y10, Y10
+	MOVQ       DI, SI
+	MOVQ       CX, DX
+
+smnorm:
+	VMULPS  (SI), Y10, Y0
+	VMOVUPS Y0, (SI)
+	ADDQ    $32, SI
+	DECQ    DX
+	JNE     smnorm
+
+smdone:
+	VZEROUPPER
+	RET

@@ -56,3 +56,32 @@ func TestVectorMath(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmax checks every kernel set's softmax over the first n of a
+// row padded to a multiple of 16, as attention lays the scores out.
+func TestSoftmax(t *testing.T) {
+	for _, k := range kernels() {
+		for _, n := range []int{1, 5, 16, 37, 256} {
+			ld := (n + 15) / 16 * 16
+			row := make([]float32, ld)
+			for i := range row {
+				row[i] = float32(math.Sin(float64(i)*1.7) * 40)
+			}
+			want := make([]float64, n)
+			top, sum := math.Inf(-1), 0.0
+			for i := range n {
+				top = max(top, float64(row[i]))
+			}
+			for i := range n {
+				want[i] = math.Exp((float64(row[i]) - top) * 0.125)
+				sum += want[i]
+			}
+			k.softmax(row, n, 0.125)
+			for i := range n {
+				if d := math.Abs(float64(row[i]) - want[i]/sum); d > 1e-6 {
+					t.Fatalf("%s softmax n=%d: [%d] = %g, want %g", k.name, n, i, row[i], want[i]/sum)
+				}
+			}
+		}
+	}
+}
