@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,11 +22,16 @@ func FromONNX(ctx context.Context, dir, onnxPath string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(onnxPath)
+	fh, err := os.Open(onnxPath)
 	if err != nil {
 		return nil, fmt.Errorf("onnxgen: %w", err)
 	}
-	inits, err := initializers(data)
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("onnxgen: %w", err)
+	}
+	inits, err := initializers(fh, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("onnxgen: %s: %w: %v", onnxPath, ErrCheckpoint, err)
 	}
@@ -111,65 +117,34 @@ type initTensor struct {
 
 // initializers reads the float32 initializers of a ModelProto (graph,
 // field 7; initializer, field 5 of the graph), raw_data or float_data.
-func initializers(model []byte) (map[string]initTensor, error) {
-	graph, err := field(model, 7)
+// It reads the file field by field and holds one initializer's bytes at
+// a time: the whole file would double the peak memory of a load.
+func initializers(r io.ReaderAt, size int64) (map[string]initTensor, error) {
+	var gOff, gEnd int64 = -1, 0
+	err := walkAt(r, 0, size, func(num, wire int, off, n int64) error {
+		if num == 7 && wire == 2 {
+			gOff, gEnd = off, off+n
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if graph == nil {
+	if gOff < 0 {
 		return nil, fmt.Errorf("no graph")
 	}
 	out := map[string]initTensor{}
-	err = walk(graph, func(num int, wire int, v []byte, _ uint64) error {
+	err = walkAt(r, gOff, gEnd, func(num, wire int, off, n int64) error {
 		if num != 5 || wire != 2 {
 			return nil
 		}
-		var t initTensor
-		var name string
-		var dtype uint64
-		var raw []byte
-		err := walk(v, func(num, wire int, b []byte, x uint64) error {
-			switch {
-			case num == 1 && wire == 0:
-				t.dims = append(t.dims, int64(x))
-			case num == 1 && wire == 2:
-				for len(b) > 0 {
-					d, n := binary.Uvarint(b)
-					if n <= 0 {
-						return fmt.Errorf("bad dims")
-					}
-					t.dims, b = append(t.dims, int64(d)), b[n:]
-				}
-			case num == 2 && wire == 0:
-				dtype = x
-			case num == 8 && wire == 2:
-				name = string(b)
-			case num == 9 && wire == 2:
-				raw = b
-			case num == 4 && wire == 2:
-				raw = b // packed float_data: the same little-endian bytes
-			}
-			return nil
-		})
-		if err != nil {
+		v := make([]byte, n)
+		if _, err := r.ReadAt(v, off); err != nil {
 			return err
 		}
-		if dtype != dtFloat {
-			return nil
-		}
-		if len(raw)%4 != 0 {
-			return fmt.Errorf("initializer %q: %d bytes of float32", name, len(raw))
-		}
-		n := int64(1)
-		for _, d := range t.dims {
-			n *= d
-		}
-		if n != int64(len(raw)/4) {
-			return fmt.Errorf("initializer %q: shape %v but %d values", name, t.dims, len(raw)/4)
-		}
-		t.f32 = make([]float32, len(raw)/4)
-		for i := range t.f32 {
-			t.f32[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		name, t, err := tensorProto(v)
+		if err != nil || t.f32 == nil {
+			return err
 		}
 		out[name] = t
 		return nil
@@ -177,16 +152,101 @@ func initializers(model []byte) (map[string]initTensor, error) {
 	return out, err
 }
 
-// field returns the last length-delimited field num of a message.
-func field(msg []byte, num int) ([]byte, error) {
-	var out []byte
-	err := walk(msg, func(n, wire int, v []byte, _ uint64) error {
-		if n == num && wire == 2 {
-			out = v
+// tensorProto decodes a TensorProto; t.f32 is nil unless it is float32.
+func tensorProto(v []byte) (name string, t initTensor, err error) {
+	var dtype uint64
+	var raw []byte
+	err = walk(v, func(num, wire int, b []byte, x uint64) error {
+		switch {
+		case num == 1 && wire == 0:
+			t.dims = append(t.dims, int64(x))
+		case num == 1 && wire == 2:
+			for len(b) > 0 {
+				d, n := binary.Uvarint(b)
+				if n <= 0 {
+					return fmt.Errorf("bad dims")
+				}
+				t.dims, b = append(t.dims, int64(d)), b[n:]
+			}
+		case num == 2 && wire == 0:
+			dtype = x
+		case num == 8 && wire == 2:
+			name = string(b)
+		case num == 9 && wire == 2:
+			raw = b
+		case num == 4 && wire == 2:
+			raw = b // packed float_data: the same little-endian bytes
 		}
 		return nil
 	})
-	return out, err
+	if err != nil || dtype != dtFloat {
+		return name, initTensor{}, err
+	}
+	if len(raw)%4 != 0 {
+		return "", initTensor{}, fmt.Errorf("initializer %q: %d bytes of float32", name, len(raw))
+	}
+	n := int64(1)
+	for _, d := range t.dims {
+		n *= d
+	}
+	if n != int64(len(raw)/4) {
+		return "", initTensor{}, fmt.Errorf("initializer %q: shape %v but %d values", name, t.dims, len(raw)/4)
+	}
+	t.f32 = make([]float32, len(raw)/4)
+	for i := range t.f32 {
+		t.f32[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return name, t, nil
+}
+
+// walkAt is walk over the bytes [off, end) of r, reading only the field
+// headers: f gets each field's number, wire type, and for a
+// length-delimited one where its bytes are.
+func walkAt(r io.ReaderAt, off, end int64, f func(num, wire int, off, n int64) error) error {
+	var hdr [2 * binary.MaxVarintLen64]byte
+	for off < end {
+		h := hdr[:min(int64(len(hdr)), end-off)]
+		if n, err := r.ReadAt(h, off); n < len(h) {
+			return fmt.Errorf("read at %d: %v", off, err)
+		}
+		key, n := binary.Uvarint(h)
+		if n <= 0 {
+			return fmt.Errorf("truncated protobuf")
+		}
+		num, wire := int(key>>3), int(key&7)
+		off += int64(n)
+		h = h[n:]
+		var size int64
+		switch wire {
+		case 0:
+			_, m := binary.Uvarint(h)
+			if m <= 0 {
+				return fmt.Errorf("truncated varint")
+			}
+			off += int64(m)
+		case 1:
+			off += 8
+		case 5:
+			off += 4
+		case 2:
+			l, m := binary.Uvarint(h)
+			if m <= 0 || l > uint64(end-off-int64(m)) {
+				return fmt.Errorf("truncated field %d", num)
+			}
+			off += int64(m)
+			size = int64(l)
+		default:
+			return fmt.Errorf("unsupported wire type %d", wire)
+		}
+		if off > end {
+			return fmt.Errorf("truncated field %d", num)
+		}
+		if err := f(num, wire, off, size); err != nil {
+			return err
+		}
+		off += size
+	}
+	return nil
 }
 
 // walk calls f for each field of a protocol-buffers message: its number,
