@@ -105,3 +105,31 @@ func BenchmarkKernels(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkQueryKernels embeds a 10-token query with each kernel set,
+// the plain-Go fallback included.
+func BenchmarkQueryKernels(b *testing.B) {
+	m, err := onnxgen.New(onnxgen.MiniLM())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range bert.Kernels() {
+		b.Run(name, func(b *testing.B) {
+			enc, err := bert.NewWithKernel(m.Weights(), name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			seqs := randomSeqs(1, 10)
+			var lat []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := enc.Embed(seqs, bert.Mean); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1e3, "p50-ms")
+		})
+	}
+}
