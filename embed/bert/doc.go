@@ -6,8 +6,13 @@
 // Speed comes from the matrix multiply: every weight matrix is packed
 // once, at load, into column panels the micro-kernel streams, and the
 // rows of a multiply are shared among at most GOMAXPROCS goroutines. On
-// amd64 CPUs with AVX2 and FMA the micro-kernel is Go assembly, chosen at
-// run time; everywhere else it is plain Go, computing the same sums.
+// amd64 CPUs with AVX2 and FMA the micro-kernel (AVX-512 where the CPU
+// has it), softmax and GELU are Go assembly, chosen at run time;
+// everywhere else they are plain Go, computing the same values. exp and
+// erf are float32 polynomials accurate to float32 precision, not
+// approximations of the model: the 206 reference texts of
+// all-MiniLM-L6-v2 come out at cosine ≥ 0.9999 with sentence-transformers'
+// vectors (embed/onnx's TestPureGoMatchesReference).
 //
 // Sequences are not padded: the tokens of a batch are laid end to end
 // for the dense layers, and attention runs per sequence and head over

@@ -76,3 +76,22 @@ func TestOpenTransformerPureGo(t *testing.T) {
 		t.Errorf("embed: %v, %v; ID %s", v, err, e.ID())
 	}
 }
+
+// TestInstallRepository checks what install-model fetches: the default
+// build takes the checkpoint of a model its pure-Go encoder runs, the ort
+// build the ONNX graph; a model only ONNX Runtime runs is its graph in
+// both.
+func TestInstallRepository(t *testing.T) {
+	mini, _ := onnx.Lookup("all-MiniLM-L6-v2")
+	e5, _ := onnx.Lookup("multilingual-e5-small")
+	want := onnx.ModelFile
+	if !onnx.Available {
+		want = onnxgen.WeightsFile
+	}
+	if got := InstallRepository(mini).Files[0]; got != want {
+		t.Errorf("all-MiniLM-L6-v2: fetches %s first, want %s", got, want)
+	}
+	if got := InstallRepository(e5).Files[0]; got != onnx.ModelFile {
+		t.Errorf("multilingual-e5-small: fetches %s first, want %s", got, onnx.ModelFile)
+	}
+}
