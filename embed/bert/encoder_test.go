@@ -132,3 +132,32 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("missing layer: error %v, want ErrWeights", err)
 	}
 }
+
+// TestConcurrent embeds from several goroutines at once (run with
+// -race): every result equals the one computed alone.
+func TestConcurrent(t *testing.T) {
+	enc, err := bert.New(tiny(t).Weights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seqs := [][]int32{{1, 2, 3}, {4, 5, 6, 7, 8, 9, 10}}
+	want, err := enc.Embed(seqs, bert.Mean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := enc.Embed(seqs, bert.Mean)
+			if err == nil && (got[0][0] != want[0][0] || got[1][3] != want[1][3]) {
+				err = errors.New("a concurrent run gave other vectors")
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
