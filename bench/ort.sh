@@ -2,9 +2,11 @@
 # Benchmarks of the ort build with random-weight models of
 # all-MiniLM-L6-v2's shape (fp32; bench/ortmodel), against the pure-Go
 # built-in model in the same run:
-#   1. build-embeddings on a vault: chunks/s (ort and builtin);
+#   1. build-embeddings on a vault: chunks/s (ort, the default binary's
+#      pure-Go encoder on the same model, and builtin);
 #   2. the ort package's go benchmarks: ~200-token chunks, a ~10-token
-#      query, reranking 50 passages of ~200 tokens;
+#      query (both also in the pure-Go encoder, same run), reranking 50
+#      passages of ~200 tokens;
 #   3. peak RSS of `serve` with the embedding model (and with RERANK=1
 #      the reranker too) loaded, answering one obsidian_search.
 # ONNX Runtime comes from $ENQUIRE_ORT_LIB, else from the npm package
@@ -24,6 +26,7 @@ if [ -z "${ENQUIRE_ORT_LIB:-}" ]; then
 fi
 echo "machine: $(nproc) cores; load: $(uptime | sed 's/.*load average: //')"
 CGO_ENABLED=1 go build -tags ort -o "$tmp/enquire-mcp" ./cmd/enquire-mcp
+CGO_ENABLED=0 go build -o "$tmp/enquire-mcp-purego" ./cmd/enquire-mcp
 go run ./bench/ortmodel -out "$tmp/models" >/dev/null
 
 echo "--- build-embeddings on $vault"
@@ -32,6 +35,10 @@ for model in builtin "$tmp/models/minilm" ${REAL_MODEL:+"$REAL_MODEL"}; do
   "$tmp/enquire-mcp" index --vault "$vault" --index-file "$tmp/ix.db" >/dev/null
   echo "$model: $("$tmp/enquire-mcp" build-embeddings --vault "$vault" --index-file "$tmp/ix.db" --embedding-model "$model" | grep -E 'took|truncated' | tr '\n' ' ')"
 done
+# The same model in the default (CGO_ENABLED=0) binary: the pure-Go encoder.
+rm -f "$tmp/ix.db"
+"$tmp/enquire-mcp-purego" index --vault "$vault" --index-file "$tmp/ix.db" >/dev/null
+echo "pure Go $tmp/models/minilm: $("$tmp/enquire-mcp-purego" build-embeddings --vault "$vault" --index-file "$tmp/ix.db" --embedding-model "$tmp/models/minilm" | grep -E 'took|truncated' | tr '\n' ' ')"
 
 echo "--- go benchmarks (load: $(uptime | sed 's/.*load average: //'))"
 CGO_ENABLED=1 go test -tags ort -run XXX -bench . -benchtime "${BENCHTIME:-3x}" -count "${COUNT:-1}" ./embed/onnx/ | grep -E '^Benchmark'

@@ -15,8 +15,8 @@ const (
 	builtinModelPrefix = "builtin:"
 	vaultModelPrefix   = "vault:"
 	// transformerPrefix starts the ID of a sentence-transformer run in
-	// process (embed/onnx).
-	transformerPrefix = "ort:"
+	// process, by either engine (embed/onnx).
+	transformerPrefix = "transformer:"
 )
 
 // DefaultWeights are the RRF weights used when neither the server's

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/enquire-mcp/enquire-mcp/embed/model2vec"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
 )
@@ -14,19 +13,24 @@ import (
 // models installed.
 func ortCheck(env doctorEnv) check {
 	c := check{Name: "transformers", Status: statusInfo}
-	var installed []string
+	var installed, needORT []string
 	if cache, err := models.CacheDir(env.embed.options()); err == nil {
 		for _, s := range onnx.Known() {
-			if _, ok := model2vec.FindRepository(models.Repository(s), cache); ok {
+			if _, ok := models.FindTransformer(s, cache); ok {
 				installed = append(installed, s.Name+" ("+s.Kind.String()+")")
+				if !s.PureGo {
+					needORT = append(needORT, s.Name+" ("+s.Kind.String()+")")
+				}
 			}
 		}
 	}
 	if !env.ortBuild {
-		c.Detail = "this binary has no ONNX Runtime: the transformer models of install-model --list need the ort build"
-		if len(installed) > 0 {
-			c.Status, c.Items = statusWarn, installed
+		c.Detail = "this binary has no ONNX Runtime: its pure-Go encoder runs the BERT embedding models (all-MiniLM-L6-v2, bge-small-en-v1.5); the others of install-model --list need the ort build"
+		if len(needORT) > 0 {
+			c.Status, c.Items = statusWarn, needORT
 			c.Fix = "these installed models need the ort build of enquire-mcp (see the README)"
+		} else if len(installed) > 0 {
+			c.Detail += "; installed: " + strings.Join(installed, ", ")
 		}
 		return c
 	}

@@ -49,8 +49,8 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 	opts := model2vec.InstallOptions{BaseURL: *from, Progress: bar.update}
 	var path string
 	if spec, ok := onnx.Lookup(pos[0]); ok {
-		path, err = model2vec.InstallRepository(ctx, models.Repository(spec), cache, opts)
-		if err == nil && !onnx.Available {
+		path, err = model2vec.InstallRepository(ctx, models.InstallRepository(spec), cache, opts)
+		if err == nil && !onnx.Available && !spec.PureGo {
 			fmt.Fprintf(stderr, "note: %s needs the ort build of enquire-mcp to run (this binary was built without ONNX Runtime; see the README)\n", spec.Name)
 		}
 	} else {
@@ -82,7 +82,7 @@ func installLocal(ctx context.Context, name, src, cache string, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	if !onnx.Available {
+	if !onnx.Available && !spec.PureGo {
 		fmt.Fprintf(stderr, "note: %s needs the ort build of enquire-mcp to run (this binary was built without ONNX Runtime; see the README)\n", spec.Name)
 	}
 	printInstalled(stdout, spec.Name, path)
@@ -112,7 +112,7 @@ func listModels(w io.Writer) error {
 		if s.Dim > 0 {
 			dims = fmt.Sprint(s.Dim)
 		}
-		if !onnx.Available {
+		if !onnx.Available && !s.PureGo {
 			about += " (needs the ort build)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\thuggingface.co/%s\t%s\n", s.Name, s.Kind, dims, s.Repo, about)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 )
@@ -49,12 +48,9 @@ func TestInstallModelFrom(t *testing.T) {
 }
 
 // TestInstallRealModel installs the real all-MiniLM-L6-v2 from its raw
-// folder and builds the fixture vault's embeddings with it (the ort
-// build only).
+// folder and builds the fixture vault's embeddings with it: with ONNX
+// Runtime in the ort build, with the pure-Go encoder in the default one.
 func TestInstallRealModel(t *testing.T) {
-	if !onnx.Available {
-		t.Skip("transformer models run in the ort build only")
-	}
 	root := os.Getenv("ENQUIRE_TEST_MODELS")
 	raw := filepath.Join(root, "all-MiniLM-L6-v2")
 	if _, err := os.Stat(filepath.Join(raw, "model.safetensors")); root == "" || err != nil {

@@ -44,7 +44,7 @@ func TestORTEndToEnd(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	emb, cross := ortFolder(t, false), ortFolder(t, true)
 	code, stdout, stderr := runCLI(t, "build-embeddings", "--vault", fixtureVault, "--embedding-model", emb)
-	if code != 0 || !strings.Contains(stdout, "ort:model@") {
+	if code != 0 || !strings.Contains(stdout, "transformer:model@") {
 		t.Fatalf("build-embeddings: %d %s %s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, "search", "--vault", fixtureVault, "--embedding-model", emb, "--rerank", cross, "--rerank-top-n", "5", "--json", "bread dough")

@@ -9,11 +9,42 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/model2vec"
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
+	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 )
 
 // Repository is where install-model fetches a transformer model from.
 func Repository(s onnx.Spec) model2vec.Repository {
 	return model2vec.Repository{Name: s.Name, Repo: s.Repo, Files: s.Files}
+}
+
+// checkpointRepository is s's repository as the pure-Go build installs
+// it: the publisher's model.safetensors instead of the ONNX graph (the
+// weights the pure-Go encoder reads; a graph exported elsewhere names
+// its weights in no way it can read).
+func checkpointRepository(s onnx.Spec) model2vec.Repository {
+	return model2vec.Repository{Name: s.Name, Repo: s.Repo, Files: []string{onnxgen.WeightsFile, tokenizerFile, onnxgen.ConfigFile}}
+}
+
+// InstallRepository is what install-model fetches for s in this binary:
+// the ONNX graph for ONNX Runtime, or, in a binary without it, the
+// checkpoint for a model the pure-Go encoder runs.
+func InstallRepository(s onnx.Spec) model2vec.Repository {
+	if !onnx.Available && s.PureGo {
+		return checkpointRepository(s)
+	}
+	return Repository(s)
+}
+
+// FindTransformer finds the installed folder of s in either layout (see
+// InstallRepository).
+func FindTransformer(s onnx.Spec, cache string) (string, bool) {
+	if dir, ok := model2vec.FindRepository(Repository(s), cache); ok {
+		return dir, true
+	}
+	if s.PureGo {
+		return model2vec.FindRepository(checkpointRepository(s), cache)
+	}
+	return "", false
 }
 
 // ORTLibrary finds the ONNX Runtime library: opts.ORTLib (--ort-lib),
@@ -46,7 +77,7 @@ func ortDir(alias string, opts Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, ok := model2vec.FindRepository(Repository(spec), cache)
+	dir, ok := FindTransformer(spec, cache)
 	if !ok {
 		return "", fmt.Errorf("not installed in %s; run `enquire-mcp install-model %s` (serving never downloads)", cache, spec.Name)
 	}
@@ -60,14 +91,24 @@ func isORT(alias string) bool {
 	return known || isORTFolder(alias)
 }
 
-// openORT opens a transformer embedding model.
+// openORT opens a transformer embedding model: with ONNX Runtime in the
+// ort build, else with the pure-Go encoder (package bert), which runs
+// the models whose Spec says PureGo and model folders of a BERT
+// checkpoint.
 func openORT(ctx context.Context, alias string, opts Options) (embed.Embedder, error) {
-	if !onnx.Available {
-		return nil, wrap(alias, onnx.ErrNeedsORT)
+	if s, ok := onnx.Lookup(alias); ok && !onnx.Available && !s.PureGo {
+		return nil, wrap(alias, fmt.Errorf("the pure-Go encoder does not run %s: %w", s.Name, onnx.ErrNeedsORT))
 	}
 	dir, err := ortDir(alias, opts)
 	if err != nil {
 		return nil, wrap(alias, err)
+	}
+	if !onnx.Available {
+		e, err := onnx.OpenPureGo(ctx, dir, onnx.Options{})
+		if err != nil {
+			return nil, wrap(alias, err)
+		}
+		return e, nil
 	}
 	lib, _, err := ORTLibrary(opts)
 	if err != nil {

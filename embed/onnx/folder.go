@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
 
@@ -79,14 +80,18 @@ type folder struct {
 	padID     int64
 	known     bool // spec comes from the table of known models
 	modelPath string
-	digest    string // SHA-256 over the digests of the model file and tokenizer.json
+	// checkpoint says modelPath is model.safetensors: the folder has no
+	// ONNX graph.
+	checkpoint bool
+	digest     string // SHA-256 over the digests of the model file and tokenizer.json
 }
 
 // maxJSON caps the JSON files of a model folder.
 const maxJSON = 64 << 20
 
 // readFolder reads dir: onnx/model.onnx (or model.onnx, or
-// onnx/model_quantized.onnx), tokenizer.json, config.json. The model's
+// onnx/model_quantized.onnx, or else model.safetensors), tokenizer.json,
+// config.json. The model's
 // name is the alias in manifest.json (written by install-model), else the
 // folder's name; a known name brings its Spec (pooling, prefixes, maximum
 // length), any other folder is read with mean pooling, no prefixes and
@@ -112,7 +117,13 @@ func readFolder(ctx context.Context, dir string) (*folder, error) {
 		}
 	}
 	if f.modelPath == "" {
-		return nil, fmt.Errorf("onnx: %s: no %s: %w", dir, ModelFile, fs.ErrNotExist)
+		// A checkpoint folder as its publisher ships it: the pure-Go
+		// encoder runs it; ONNX Runtime cannot.
+		p := filepath.Join(dir, onnxgen.WeightsFile)
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("onnx: %s: no %s (nor %s): %w", dir, ModelFile, onnxgen.WeightsFile, fs.ErrNotExist)
+		}
+		f.modelPath, f.checkpoint = p, true
 	}
 	tokData, err := readCapped(filepath.Join(dir, "tokenizer.json"))
 	if err != nil {
@@ -233,6 +244,15 @@ func fileSHA256(ctx context.Context, modelPath string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// modelID is the ID of an embedding model's vectors: the folder's name
+// and digest, and the dimension. Both engines (ONNX Runtime and the
+// pure-Go encoder) give a folder the same ID: their vectors agree to a
+// cosine of 0.9999 (TestPureGoMatchesReference and the ort reference
+// test), so one engine's index serves the other's queries.
+func (f *folder) modelID(dim int) string {
+	return fmt.Sprintf("transformer:%s@%.12s/%d", f.name, f.digest, dim)
 }
 
 // prefix is the text put before a text of kind k.

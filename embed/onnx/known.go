@@ -39,6 +39,9 @@ type Spec struct {
 	English     bool
 	Description string
 	Files       []string
+	// PureGo says the pure-Go encoder runs the model (a BERT embedding
+	// model), so the default binary needs no ONNX Runtime for it.
+	PureGo bool
 }
 
 // ModelFile is the ONNX graph inside a model folder.
@@ -46,13 +49,13 @@ const ModelFile = "onnx/model.onnx"
 
 var hfFiles = []string{ModelFile, "tokenizer.json", "config.json"}
 
-// known lists the models install-model offers for the ort build.
+// known lists the transformer models install-model offers.
 var known = [...]Spec{
 	{Name: "all-MiniLM-L6-v2", Repo: "sentence-transformers/all-MiniLM-L6-v2", Dim: 384, Pooling: Mean, MaxLength: 256, English: true,
-		Description: "English, 22M parameters, fast; the common default of sentence-transformers", Files: hfFiles},
+		Description: "English, 22M parameters, fast; the common default of sentence-transformers", Files: hfFiles, PureGo: true},
 	{Name: "bge-small-en-v1.5", Repo: "BAAI/bge-small-en-v1.5", Dim: 384, Pooling: CLS, MaxLength: 512, English: true,
 		QueryPrefix: "Represent this sentence for searching relevant passages: ",
-		Description: "English, 33M parameters, stronger retrieval than MiniLM at a similar speed", Files: hfFiles},
+		Description: "English, 33M parameters, stronger retrieval than MiniLM at a similar speed", Files: hfFiles, PureGo: true},
 	{Name: "multilingual-e5-small", Repo: "intfloat/multilingual-e5-small", Dim: 384, Pooling: Mean, MaxLength: 512,
 		QueryPrefix: "query: ", DocPrefix: "passage: ",
 		Description: "about 100 languages, 118M parameters (large vocabulary), query:/passage: prefixes", Files: hfFiles},
@@ -62,7 +65,7 @@ var known = [...]Spec{
 		Description: "English and Chinese reranker, 278M parameters, slower and stronger", Files: hfFiles},
 }
 
-// Known lists the models install-model can fetch for the ort build.
+// Known lists the transformer models install-model can fetch.
 func Known() []Spec {
 	return append([]Spec(nil), known[:]...)
 }

@@ -167,6 +167,9 @@ func openModel(ctx context.Context, dir string, opts Options, kind Kind) (*model
 	if err != nil {
 		return nil, err
 	}
+	if f.checkpoint {
+		return nil, fmt.Errorf("onnx: %s: no %s: ONNX Runtime needs the ONNX graph (install-model --from converts a checkpoint)", dir, ModelFile)
+	}
 	if !f.known { // any folder: the model's outputs tell (see newSession)
 		f.spec.Kind = kind
 	}
@@ -221,8 +224,9 @@ func Open(ctx context.Context, dir string, opts Options) (TextEmbedder, error) {
 	return e, nil
 }
 
-// ID is "ort:<name>@<digest prefix>/<dim>".
-func (e *Embedder) ID() string { return fmt.Sprintf("ort:%s@%.12s/%d", e.f.name, e.f.digest, e.dim) }
+// ID is "transformer:<name>@<digest prefix>/<dim>", as the pure-Go
+// encoder's (see folder.modelID).
+func (e *Embedder) ID() string { return e.f.modelID(e.dim) }
 
 // Dim is the vector dimension.
 func (e *Embedder) Dim() int { return e.dim }

@@ -122,6 +122,17 @@ var layerRE = regexp.MustCompile(`^encoder\.layer\.(\d+)\.`)
 // count, or another architecture is an error wrapping ErrCheckpoint that
 // names it.
 func FromCheckpoint(ctx context.Context, dir string) (*Model, error) {
+	m, err := ReadCheckpoint(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	m.ONNX = m.encode()
+	return m, nil
+}
+
+// ReadCheckpoint is FromCheckpoint without the ONNX graph: the weights
+// only, as the pure-Go encoder needs them.
+func ReadCheckpoint(ctx context.Context, dir string) (*Model, error) {
 	c, err := ReadConfig(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		return nil, err
@@ -238,7 +249,6 @@ func FromCheckpoint(ctx context.Context, dir string) (*Model, error) {
 		}
 		m.layers = append(m.layers, l)
 	}
-	m.ONNX = m.encode()
 	return m, nil
 }
 
