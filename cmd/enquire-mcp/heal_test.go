@@ -96,8 +96,8 @@ func TestHealKeepsPrivacy(t *testing.T) {
 }
 
 // TestIndexFinishesAHealItStarted: damage the open-time check cannot see
-// (FTS5 blocks garbled) met by the queries `index` runs to choose the
-// weights starts the same rebuild serve does; `index` waits for it and
+// (FTS5 blocks garbled) met by the queries `index --self-tune` runs to
+// choose the weights starts the same rebuild serve does; `index` waits for it and
 // chooses again on the rebuilt file instead of exiting with the damage
 // in place. The index it leaves passes SQLite's and FTS5's checks.
 func TestIndexFinishesAHealItStarted(t *testing.T) {
@@ -119,7 +119,7 @@ func TestIndexFinishesAHealItStarted(t *testing.T) {
 	if err := os.Remove(index.StatePath(ixFile)); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput()
+	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile, "--self-tune").CombinedOutput()
 	if err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}
@@ -171,7 +171,7 @@ func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput()
+	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile, "--self-tune").CombinedOutput()
 	if err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}

@@ -34,8 +34,8 @@ func runInstallModel(ctx context.Context, args []string, stdout, stderr io.Write
 		return usageError("give one model alias (see --list)")
 	}
 	if *from != "" {
-		if u, err := url.Parse(*from); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageError("--from %q: want an http or https URL", *from)
+		if u, err := url.Parse(*from); strings.Contains(*from, "://") && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			return usageError("--from %q: want a local folder or wheel, or an http or https URL", *from)
 		}
 	}
 	cache, err := models.CacheDir(models.Options{CacheDir: *dir})
