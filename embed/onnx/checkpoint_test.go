@@ -5,12 +5,9 @@ package onnx
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
-	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 )
 
 // TestRealCheckpointMatchesReference converts the real all-MiniLM-L6-v2
@@ -21,19 +18,7 @@ import (
 // Hugging Face's tokenizers library gives: that checks the mapping of the
 // checkpoint's tensors, which both of the Go computations share.
 func TestRealCheckpointMatchesReference(t *testing.T) {
-	raw := rawModel(t, "all-MiniLM-L6-v2")
-	m, err := onnxgen.FromCheckpoint(context.Background(), raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := os.ReadFile(filepath.Join(raw, "tokenizer.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "model")
-	if err := m.WriteFolder(dir, tok, "all-MiniLM-L6-v2"); err != nil {
-		t.Fatal(err)
-	}
+	_, dir, m := convertedMiniLM(t)
 	e := openEmbedder(t, dir, 8)
 	tests := []struct {
 		text  string

@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -80,6 +81,53 @@ func rawModel(t *testing.T, name string) string {
 		t.Skipf("no real %s weights: %v", name, err)
 	}
 	return dir
+}
+
+// convertedMiniLM converts the real all-MiniLM-L6-v2 checkpoint under
+// $ENQUIRE_TEST_MODELS (or skips) into an installed-style folder: it
+// returns the raw folder, the converted one and the model.
+func convertedMiniLM(t *testing.T) (raw, dir string, m *onnxgen.Model) {
+	t.Helper()
+	raw = rawModel(t, "all-MiniLM-L6-v2")
+	m, err := onnxgen.FromCheckpoint(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := os.ReadFile(filepath.Join(raw, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = filepath.Join(t.TempDir(), "model")
+	if err := m.WriteFolder(dir, tok, "all-MiniLM-L6-v2"); err != nil {
+		t.Fatal(err)
+	}
+	return raw, dir, m
+}
+
+// referenceTexts are the reference texts alone.
+func referenceTexts(texts []refText) []string {
+	in := make([]string, len(texts))
+	for i, r := range texts {
+		in[i] = r.Text
+	}
+	return in
+}
+
+// checkAgainst fails every text whose vector is below cosine 0.9999 with
+// want, and returns the lowest cosine and its text.
+func checkAgainst(t *testing.T, in []string, got, want [][]float32, what string) (worst float64, at int) {
+	t.Helper()
+	worst = 1
+	for i := range got {
+		c := cosine(got[i], want[i])
+		if c < worst {
+			worst, at = c, i
+		}
+		if c < 0.9999 {
+			t.Errorf("text %d %.40q: cosine %.6f with %s, want ≥ 0.9999", i, in[i], c, what)
+		}
+	}
+	return worst, at
 }
 
 // cosine of two vectors, in float64.
