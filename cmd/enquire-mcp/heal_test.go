@@ -44,16 +44,7 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
 	vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20}
 	mustLoad(t, vf).Close()
-	c, err := sqlite3.Open(ixFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
+	garbleFTS(t, ixFile)
 	l := freshLoad(t, vf)
 	if l.ix == nil || l.ix.Rebuilt != "" {
 		t.Fatalf("the open-time check saw the blob damage: this test needs damage only a query finds")
@@ -105,16 +96,7 @@ func TestIndexFinishesAHealItStarted(t *testing.T) {
 	root := vaulttest.Copy(t, fixtureVault)
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
 	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
-	c, err := sqlite3.Open(ixFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
+	garbleFTS(t, ixFile)
 	// Without the saved state the weights' queries read FTS5, not a copy.
 	if err := os.Remove(index.StatePath(ixFile)); err != nil {
 		t.Fatal(err)
@@ -137,16 +119,10 @@ func TestIndexFinishesAHealItStarted(t *testing.T) {
 	}
 }
 
-// TestIndexRebuildsDamageItsSyncMeets: damage the open-time check cannot
-// see (FTS5 blocks garbled) met by `index`'s own sync (every note edited,
-// so FTS5 merges the garbled segments) is rebuilt from the vault, said in
-// one line, instead of failing with "run --rebuild": serve rebuilds the
-// same damage by itself. The index left equals a fresh one.
-func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
-	bin := buildBinary(t)
-	root := vaulttest.Copy(t, fixtureVault)
-	ixFile := filepath.Join(t.TempDir(), "ix.db")
-	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
+// garbleFTS overwrites FTS5's data blocks past the first ten with random
+// bytes: damage that opening the file does not notice.
+func garbleFTS(t *testing.T, ixFile string) {
+	t.Helper()
 	c, err := sqlite3.Open(ixFile)
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +133,20 @@ func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+}
+
+// TestIndexRebuildsDamageItsSyncMeets: damage the open-time check cannot
+// see (FTS5 blocks garbled) met by `index`'s own sync (every note edited,
+// so FTS5 merges the garbled segments) is rebuilt from the vault, said in
+// one line, instead of failing with "run --rebuild": serve rebuilds the
+// same damage by itself. The index left equals a fresh one.
+func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
+	bin := buildBinary(t)
+	root := vaulttest.Copy(t, fixtureVault)
+	ixFile := filepath.Join(t.TempDir(), "ix.db")
+	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
+	garbleFTS(t, ixFile)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
 			return err
 		}
