@@ -333,11 +333,12 @@ func TestPrivacyLeakStaleState(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
-	defer cs.Close()
 	if err := cmd.Process.Kill(); err != nil { // before its first save
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	// The transport waits for the killed process; a second Wait here
+	// would race with it.
+	_ = cs.Close()
 	if leaks, _ := scanWritten(t, written...); len(leaks) > 0 {
 		t.Fatalf("canaries in %v after a start with the rules\n%s", leaks, stderr.String())
 	}
