@@ -157,6 +157,18 @@ func wantEngineState(t *testing.T, files []string) {
 	}
 }
 
+// noCanary fails the test when a file under dirs holds a canary (after
+// says when) or no engine state was written; it returns the files.
+func noCanary(t *testing.T, after string, dirs ...string) []string {
+	t.Helper()
+	leaks, files := scanWritten(t, dirs...)
+	wantEngineState(t, files)
+	if len(leaks) > 0 {
+		t.Fatalf("canaries in %v after %s", leaks, after)
+	}
+	return files
+}
+
 // TestPrivacyLeak is the privacy boundary's proof. It indexes the vault
 // (text and embeddings) without rules, checks that the canaries are then
 // in the index file, its engine state and the vault-learned model, adds
@@ -243,11 +255,7 @@ func TestPrivacyLeak(t *testing.T) {
 	if !strings.Contains(stderr.String(), "privacy rules") || !strings.Contains(stderr.String(), "hidden_notes=7") {
 		t.Errorf("the server log does not report the rules and the hidden count:\n%s", stderr.String())
 	}
-	leaks, files = scanWritten(t, written...)
-	wantEngineState(t, files)
-	if len(leaks) > 0 {
-		t.Fatalf("canaries in %v after serving", leaks)
-	}
+	noCanary(t, "serving", written...)
 }
 
 // TestPrivacyLeakFirstRun: with the rules active from the first run, no
@@ -268,13 +276,9 @@ func TestPrivacyLeakFirstRun(t *testing.T) {
 	runBin(t, bin, append([]string{"index"}, common...)...)
 	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "vault"}, common...)...)
 	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "builtin"}, common...)...)
-	leaks, files := scanWritten(t, home)
-	wantEngineState(t, files)
+	files := noCanary(t, "index and build-embeddings", home)
 	if !slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, ".words") }) {
 		t.Fatalf("no vault-learned model among the files written: %v", files)
-	}
-	if len(leaks) > 0 {
-		t.Fatalf("canaries in %v after index and build-embeddings", leaks)
 	}
 
 	// A new excluded file, found by serve's start; a note that marks
@@ -298,11 +302,7 @@ func TestPrivacyLeakFirstRun(t *testing.T) {
 	if err := cs.Close(); err != nil { // the server saves its engine state as it ends
 		t.Logf("close: %v", err)
 	}
-	leaks, files = scanWritten(t, home)
-	wantEngineState(t, files)
-	if len(leaks) > 0 {
-		t.Fatalf("canaries in %v after serving", leaks)
-	}
+	noCanary(t, "serving", home)
 }
 
 // TestPrivacyLeakStaleState: the engine state saved before the rules

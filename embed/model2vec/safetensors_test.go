@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer/tokenizertest"
 )
 
 // rawFile builds a safetensors file from a literal header and data.
