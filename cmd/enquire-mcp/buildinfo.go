@@ -10,7 +10,7 @@ import (
 // -X main.date=…" (scripts/release.sh); a plain "go build" leaves the
 // defaults, and the commit then comes from the VCS stamp Go embeds.
 var (
-	version = "0.1.0-dev"
+	version = "0.2.0-dev"
 	commit  = ""
 	date    = ""
 )
