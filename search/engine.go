@@ -253,7 +253,7 @@ type Hit struct {
 	Chunk     int // rankers.NoChunk for a note-level hit
 	Path      string
 	Title     string
-	Kind      string // "md" or "pdf"
+	Kind      string // "md", "pdf" or "excalidraw" (vault.KindDrawing)
 	Page      int    // PDF page of the snippet or block (0 for markdown)
 	OCR       bool   // the page's text was read by OCR (a scanned page)
 	Score     float64
@@ -563,6 +563,9 @@ func (r *Result) addSignalError(signal, msg string) {
 func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 	n := e.snap.Notes[f.Note]
 	h := Hit{Note: f.Note, Chunk: f.Chunk, Path: n.Path, Title: n.Title, Kind: n.Kind, Score: f.Score, Signals: f.Signals}
+	if n.IsDrawing() {
+		h.Kind = vault.KindDrawing
+	}
 	if req.NoSnippets {
 		return h
 	}

@@ -102,3 +102,25 @@ func TestFixtureSnippetsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawingHit checks an Excalidraw drawing is found by its text
+// elements, reported as kind "excalidraw", and never by its banner or
+// drawing data.
+func TestDrawingHit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "Excalidraw/Pipeline.excalidraw.md", "---\nexcalidraw-plugin: parsed\n---\n==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n\n# Text Elements\nFetch decode execute ^e4xwfsLa\n\n%%\n# Drawing\n```json\n{\"type\":\"excalidraw\",\"elements\":[{\"id\":\"zebrafish\"}]}\n```\n%%\n")
+	write(t, dir, "other.md", "A note that mentions nothing in particular.\n")
+	e, err := newEngine(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := mustSearch(t, e, Request{Query: "decode"}).Hits
+	if len(hits) != 1 || hits[0].Kind != "excalidraw" || hits[0].Snippet != "Fetch **decode** execute" {
+		t.Fatalf("hits %+v", hits)
+	}
+	for _, q := range []string{"zebrafish", "switch more options menu", "elements"} {
+		if hits := mustSearch(t, e, Request{Query: q}).Hits; len(hits) != 0 {
+			t.Errorf("%q found %s: %q", q, hits[0].Path, hits[0].Snippet)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // SearchInput is the obsidian_search request.
@@ -46,7 +47,7 @@ type SearchMatch struct {
 	Title     string    `json:"title"`
 	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. With recency_weight or importance_weight above 0 it is the blend of relevance, recency and importance. When reranked, the top hits are ordered by per_signal.rerank instead."`
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
-	Kind      string    `json:"kind" jsonschema:"md or pdf."`
+	Kind      string    `json:"kind" jsonschema:"md, pdf, or excalidraw (a drawing: only its text elements are searched)."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
 	OCR       bool      `json:"ocr,omitempty" jsonschema:"The page's text was read by OCR from a scanned image (pdf hits only; may hold recognition errors)."`
 	PerSignal PerSignal `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
@@ -160,7 +161,7 @@ func searchInputSchema() *jsonschema.Schema {
 func searchOutputSchema() *jsonschema.Schema {
 	s := outputSchema[SearchOutput]()
 	m := s.Properties["matches"].Items
-	m.Properties["kind"].Enum = []any{"md", "pdf"}
+	m.Properties["kind"].Enum = []any{vault.KindMarkdown, vault.KindPDF, vault.KindDrawing}
 	m.Properties["result_type"].Enum = []any{search.ResultNote, search.ResultMemory}
 	searchPagingSchema(s)
 	return s
