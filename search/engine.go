@@ -334,6 +334,7 @@ type rankedLists struct {
 func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter FrontmatterFilter) (*rankedLists, error) {
 	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
 	allow = e.allowTypes(allow, req.Types)
+	allow = e.allowObsidian(allow, req.IncludeExcluded)
 	res := &Result{}
 	lists, err := e.rank(ctx, req, allow, res)
 	if err != nil {

@@ -26,6 +26,7 @@ type SearchInput struct {
 	RecencyWeight     *float64       `json:"recency_weight,omitempty" jsonschema:"Blend file freshness into the score (0-1; default: the server's --recency-weight, normally 0). Recency halves every --stale-days (default 365) days. score = (1 - recency_weight - importance_weight) * relevance + recency_weight * recency + importance_weight * importance; the two weights may sum to at most 1."`
 	ImportanceWeight  *float64       `json:"importance_weight,omitempty" jsonschema:"Blend the frontmatter importance (0-10; missing or invalid counts as 5) into the score (0-1, default 0). See recency_weight."`
 	Types             []string       `json:"types,omitempty" jsonschema:"Result types to return: note, memory (a note with frontmatter type: memory). Default both."`
+	IncludeExcluded   bool           `json:"include_excluded,omitempty" jsonschema:"Also search the notes Obsidian keeps out of its own search: its Excluded files setting and the templates folder (by default they are left out)."`
 	SearchExtras
 }
 
@@ -93,6 +94,7 @@ func (in SearchInput) Request() search.Request {
 		Frontmatter: in.FilterFrontmatter, RecencyWeight: in.RecencyWeight, ImportanceWeight: in.ImportanceWeight,
 		Types: in.Types, Rerank: in.Rerank,
 		MaxPassages: in.MaxPassages, Cursor: in.Cursor, Expand: in.Expand, MinSimilarity: in.MinSimilarity,
+		IncludeExcluded: in.IncludeExcluded,
 	}
 }
 
