@@ -20,10 +20,10 @@ func TestDoctorObsidianSettings(t *testing.T) {
 		{"defaults with a Templates folder", map[string]string{"Templates/Day.md": "---\ndate: {{date}}\n---\n"}, statusInfo,
 			[]string{"templates folder: Templates (no setting", "1 notes left out of search", "trash option: system"}},
 		{"settings applied", map[string]string{
-			".obsidian/app.json":       `{"userIgnoreFilters": ["Archive/"], "trashOption": "local"}`,
-			".obsidian/templates.json": `{"folder": "Meta"}`,
+			".obsidian/app.json":                         `{"userIgnoreFilters": ["Archive/"], "trashOption": "local"}`,
+			".obsidian/templates.json":                   `{"folder": "Meta"}`,
 			".obsidian/plugins/periodic-notes/data.json": `{"weekly": {"enabled": true, "folder": "W", "format": "gggg-[W]ww"}}`,
-			"Archive/a.md": "old", "Meta/t.md": "template"}, statusInfo,
+			"Archive/a.md":                               "old", "Meta/t.md": "template"}, statusInfo,
 			[]string{"excluded files: Archive/", "templates folder: Meta (from .obsidian/templates.json)", "2 notes left out", "trash option: local", "weekly notes: W/gggg-[W]ww (from .obsidian/plugins/periodic-notes/data.json)"}},
 		{"an entry Go cannot read", map[string]string{".obsidian/app.json": `{"userIgnoreFilters": ["/(?!x)/"]}`}, statusWarn,
 			[]string{".obsidian/app.json: excluded files entry /(?!x)/"}},
