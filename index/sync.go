@@ -198,6 +198,10 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	if err != nil {
 		return st, err
 	}
+	reparse, err := ix.parseOutdated(ctx)
+	if err != nil {
+		return st, err
+	}
 	pristine := ix.pristine.Swap(false)
 	var work []vault.File
 	seen := make(map[string]bool, len(src.Files))
@@ -211,7 +215,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 		seen[f.Path] = true
 		// New rules may hide a note by its frontmatter: every note is read
 		// again once to find out (a snapshot source already knows).
-		recheck := rulesChanged && src.hidden == nil && vault.IsNote(f.Path)
+		recheck := (reparse || rulesChanged && src.hidden == nil) && vault.IsNote(f.Path)
 		if r, ok := rows[f.Path]; ok && !recheck && r.size == f.Size && r.mtime == f.ModTime.UnixNano() && !src.needsOCR(f.Path, r) {
 			st.Unchanged++
 			continue
@@ -256,7 +260,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 			}
 			return st, err
 		}
-		if err := ix.writeBatch(items, rows, gone, &st); err != nil {
+		if err := ix.writeBatch(items, rows, gone, reparse, &st); err != nil {
 			if next != nil {
 				<-next
 			}
@@ -301,6 +305,11 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	}
 	if err := ix.settlePrivacy(ctx, src.Privacy, rulesChanged, &st); err != nil {
 		return st, err
+	}
+	if reparse && src.Scope == nil {
+		if err := ix.recordParseVersion(); err != nil {
+			return st, err
+		}
 	}
 	if src.Scope != nil {
 		st.Chunks = -1 // not counted: a count walks every row, and a live change must not
@@ -366,7 +375,7 @@ func chunkRows(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) []chu
 }
 
 // writeBatch writes a prepared batch in one transaction.
-func (ix *Index) writeBatch(items []prepared, rows map[string]fileRow, gone map[string][]string, st *Stats) error {
+func (ix *Index) writeBatch(items []prepared, rows map[string]fileRow, gone map[string][]string, reparse bool, st *Stats) error {
 	err := ix.tx(func(c *sqlite3.Conn) error {
 		w, err := newWriter(c, &ix.mem)
 		if err != nil {
@@ -390,7 +399,7 @@ func (ix *Index) writeBatch(items []prepared, rows map[string]fileRow, gone map[
 				continue
 			}
 			st.Warnings = append(st.Warnings, it.warnings...)
-			if it.note != nil && existed && old.hash == it.note.Hash && it.note.Hash != "" && old.ocr == it.note.OCRKey {
+			if it.note != nil && existed && old.hash == it.note.Hash && it.note.Hash != "" && old.ocr == it.note.OCRKey && (!reparse || it.note.Kind != vault.KindMarkdown) {
 				st.Unchanged++ // touched, same content: record the new stat only
 				if err := bindExec(w.touch, it.file.Size, it.file.ModTime.UnixNano(), it.file.Path); err != nil {
 					return err

@@ -253,7 +253,7 @@ type Hit struct {
 	Chunk     int // rankers.NoChunk for a note-level hit
 	Path      string
 	Title     string
-	Kind      string // "md" or "pdf"
+	Kind      string // "md", "pdf" or "excalidraw" (vault.KindDrawing)
 	Page      int    // PDF page of the snippet or block (0 for markdown)
 	OCR       bool   // the page's text was read by OCR (a scanned page)
 	Score     float64
@@ -334,6 +334,7 @@ type rankedLists struct {
 func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter FrontmatterFilter) (*rankedLists, error) {
 	allow := e.allow(req.Folder, strings.TrimPrefix(strings.TrimSpace(req.Tag), "#"), filter)
 	allow = e.allowTypes(allow, req.Types)
+	allow = e.allowObsidian(allow, req.IncludeExcluded)
 	res := &Result{}
 	lists, err := e.rank(ctx, req, allow, res)
 	if err != nil {
@@ -563,6 +564,9 @@ func (r *Result) addSignalError(signal, msg string) {
 func (e *Engine) hit(f rankers.Fused, req Request) Hit {
 	n := e.snap.Notes[f.Note]
 	h := Hit{Note: f.Note, Chunk: f.Chunk, Path: n.Path, Title: n.Title, Kind: n.Kind, Score: f.Score, Signals: f.Signals}
+	if n.IsDrawing() {
+		h.Kind = vault.KindDrawing
+	}
 	if req.NoSnippets {
 		return h
 	}

@@ -80,8 +80,10 @@ func fingerprint(req Request) [fingerprintLen]byte {
 		Recency, Importance                *float64
 		Types                              []string
 		Rerank                             *bool
+		IncludeExcluded                    bool
 	}{req.Query, req.Folder, req.Tag, req.Granularity, req.EmbeddingModel, req.MinSignals, req.GraphBoost,
-		req.Frontmatter, req.Signals, req.Weights, req.MinSimilarity, req.RecencyWeight, req.ImportanceWeight, req.Types, req.Rerank}
+		req.Frontmatter, req.Signals, req.Weights, req.MinSimilarity, req.RecencyWeight, req.ImportanceWeight, req.Types, req.Rerank,
+		req.IncludeExcluded}
 	raw, _ := json.Marshal(shape) // maps marshal with sorted keys
 	sum := sha256.Sum256(raw)
 	var key [fingerprintLen]byte

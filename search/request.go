@@ -71,6 +71,10 @@ type Request struct {
 	// Expand adds Related: notes linked to or sharing rare tags with the
 	// hits.
 	Expand bool
+	// IncludeExcluded searches the notes Obsidian keeps out of its own
+	// search too: Settings → Files and links → Excluded files, and the
+	// templates folder (see Engine.Obsidian). They are left out otherwise.
+	IncludeExcluded bool
 }
 
 // ErrInvalid marks a request the caller must fix; the message says how.

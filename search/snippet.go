@@ -114,13 +114,7 @@ func render(n *vault.Note, lines []line) snip {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		pos := l.start
-		for _, sp := range mergeSpans(l.spans) {
-			b.WriteString(plain(n.Body[pos:sp.start]))
-			b.WriteString(HighlightOpen + plain(n.Body[sp.start:sp.end]) + HighlightClose)
-			pos = sp.end
-		}
-		b.WriteString(plain(n.Body[pos:l.end]))
+		writeLine(&b, n.Body, l)
 	}
 	text := strings.Join(strings.Fields(b.String()), " ")
 	return snip{
@@ -147,11 +141,13 @@ func mergeSpans(spans []span) []span {
 }
 
 // trimAround cuts s to about snippetChars bytes, keeping the text from a
-// little before the first mark, on rune and word boundaries.
+// little before the first mark, on rune and word boundaries and never
+// inside a link, code span or URL.
 func trimAround(s string, mark int) string {
 	if len(s) <= snippetChars {
 		return s
 	}
+	keep := protected(s)
 	from := 0
 	if mark > snippetChars/3 {
 		from = mark - snippetChars/4
@@ -161,6 +157,11 @@ func trimAround(s string, mark int) string {
 		for from < len(s) && !utf8.RuneStart(s[from]) {
 			from++
 		}
+		for _, r := range keep {
+			if r.start < from && from < r.end {
+				from = r.start // show the construct whole rather than cut it
+			}
+		}
 	}
 	to := min(len(s), from+snippetChars)
 	if to < len(s) {
@@ -168,6 +169,17 @@ func trimAround(s string, mark int) string {
 			to = from + sp
 		}
 		for to > from && !utf8.RuneStart(s[to]) {
+			to--
+		}
+		for _, r := range keep {
+			if r.start < to && to < r.end {
+				to = r.start
+				if to <= from { // one construct longer than the snippet
+					to = r.end
+				}
+			}
+		}
+		for to > from && s[to-1] == ' ' {
 			to--
 		}
 	}

@@ -21,10 +21,12 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
-// stateMagic opens every state file; stateVersion changes with its layout.
+// stateMagic opens every state file; stateVersion changes with its layout
+// or with what a parsed note holds (a saved state of another version is
+// not read: the engine is built from the files).
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 8 // 2: fixed-width postings, aligned sections; 3: link resolutions; 4: bodies after the notes; 5: the index's in-memory BM25 copy; 6: the dense vectors; 7: no paths of hidden files; 8: the fresh stamp
+	stateVersion = 9
 )
 
 // ErrStateMismatch says that a state was made for another key (another

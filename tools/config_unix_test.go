@@ -26,7 +26,7 @@ func TestDailyNotesConfigIsBounded(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	huge := vaulttest.Copy(t, "../testdata/vault")
-	writeFile(t, huge, ".obsidian/daily-notes.json", `{"folder": "Journal", "pad": "`+strings.Repeat("x", maxConfigSize)+`"}`)
+	writeFile(t, huge, ".obsidian/daily-notes.json", `{"folder": "Journal", "pad": "`+strings.Repeat("x", 1<<20)+`"}`)
 	for name, dir := range map[string]string{"fifo": fifo, "over the cap": huge} {
 		cs := connectTo(t, New(engineAt(t, dir, now, vault.Options{}), Options{Version: "test"}))
 		done := make(chan ReadNoteOutput, 1)

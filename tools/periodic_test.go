@@ -9,30 +9,6 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-func TestFormatMoment(t *testing.T) {
-	day := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC) // a Monday
-	for _, tt := range []struct{ format, want string }{
-		{"YYYY-MM-DD", "2026-03-02"},
-		{"YYYY/MM/YYYY-MM-DD", "2026/03/2026-03-02"},
-		{"DD.MM.YY", "02.03.26"},
-		{"dddd, MMMM Do YYYY", "Monday, March 2nd 2026"},
-		{"ddd D MMM", "Mon 2 Mar"},
-		{"[Week of] YYYY-M-D", "Week of 2026-3-2"},
-		{"[Daily] YYYY-MM-DD [notes]", "Daily 2026-03-02 notes"},
-		{"YYYY-MM-DD [unclosed", "2026-03-02 unclosed"},
-		{"YYYY_MM_DD-x", "2026_03_02-x"},
-	} {
-		if got := formatMoment(day, tt.format); got != tt.want {
-			t.Errorf("formatMoment(%q) = %q, want %q", tt.format, got, tt.want)
-		}
-	}
-	for d, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 31: "31st"} {
-		if got := ordinal(d); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", d, got, want)
-		}
-	}
-}
-
 func TestReadNotePeriodic(t *testing.T) {
 	now := time.Date(2026, 3, 10, 18, 30, 0, 0, time.UTC) // a Tuesday
 	plain := vaulttest.Copy(t, "../testdata/vault")
@@ -47,6 +23,13 @@ func TestReadNotePeriodic(t *testing.T) {
 
 	noFormat := vaulttest.Copy(t, "../testdata/vault")
 	writeFile(t, noFormat, ".obsidian/daily-notes.json", `{"folder": "Daily"}`)
+
+	periodic := vaulttest.Copy(t, "../testdata/vault")
+	writeFile(t, periodic, ".obsidian/plugins/periodic-notes/data.json", `{"weekly": {"enabled": true, "folder": "Periodic/Weeks", "format": "GGGG-[W]WW"}, "monthly": {"enabled": true, "folder": "Periodic", "format": "YYYY-MM"}, "quarterly": {"enabled": false}}`)
+	writeFile(t, periodic, "Periodic/Weeks/2026-W11.md", "# This week\n")
+	writeFile(t, periodic, "Periodic/Weeks/2026-W10.md", "# Last week\n")
+	writeFile(t, periodic, "Periodic/2026-02.md", "# February\n")
+	writeFile(t, periodic, "2026-Q1.md", "# First quarter\n")
 
 	tests := []struct {
 		name    string
@@ -68,6 +51,13 @@ func TestReadNotePeriodic(t *testing.T) {
 		{"options elsewhere", plain, Options{DailyNotes: DailyNotes{Folder: "Journal"}}, "today", "expected Journal/2026-03-10.md", true},
 		{"vault config without format", noFormat, Options{}, "today", "Daily/2026-03-10.md", false},
 		{"config escaping the vault", plain, Options{DailyNotes: DailyNotes{Folder: "../outside"}}, "today", "not a path inside the vault", true},
+		{"this week", periodic, Options{}, "this week", "Periodic/Weeks/2026-W11.md", false},
+		{"last week", periodic, Options{}, "Last Week", "Periodic/Weeks/2026-W10.md", false},
+		{"weekly is this week", periodic, Options{}, "weekly", "Periodic/Weeks/2026-W11.md", false},
+		{"last month", periodic, Options{}, "last month", "Periodic/2026-02.md", false},
+		{"this month missing", periodic, Options{}, "this month", "monthly note for this month (2026-03) not found: expected Periodic/2026-03.md", true},
+		{"quarter not configured: by name", periodic, Options{}, "this quarter", "2026-Q1.md", false},
+		{"year not configured, missing", periodic, Options{}, "last year", "yearly note for last year (2025) not found: expected a note named 2025.md (no yearly notes folder configured in .obsidian/plugins/periodic-notes/data.json)", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/edit"
+	"github.com/enquire-mcp/enquire-mcp/obsidian"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -276,12 +277,13 @@ func addMap(out *ReadNoteOutput, n *vault.Note, secs []noteSection, links []vaul
 }
 
 // readTarget finds the note a read asks for: by path or title, a periodic
-// title (today, yesterday, tomorrow, daily) when no note has that name.
+// title (today, yesterday, tomorrow, daily, this/last/next week, month,
+// quarter or year, weekly, …) when no note has that name.
 func (s *Server) readTarget(e *search.Engine, in ReadNoteInput) (n *vault.Note, stale string, err error) {
 	snap := e.Snapshot()
 	if in.Path == "" && in.Title != "" && snap.Lookup(in.Title) == nil {
-		if offset, ok := periodicOffset(in.Title); ok {
-			n, err := s.dailyNote(e, in.Title, offset)
+		if p, offset, ok := obsidian.ParseRelative(in.Title); ok {
+			n, err := s.periodicNote(e, in.Title, p, offset)
 			return n, "", err
 		}
 	}

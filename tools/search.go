@@ -9,6 +9,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // SearchInput is the obsidian_search request.
@@ -25,6 +26,7 @@ type SearchInput struct {
 	RecencyWeight     *float64       `json:"recency_weight,omitempty" jsonschema:"Blend file freshness into the score (0-1; default: the server's --recency-weight, normally 0). Recency halves every --stale-days (default 365) days. score = (1 - recency_weight - importance_weight) * relevance + recency_weight * recency + importance_weight * importance; the two weights may sum to at most 1."`
 	ImportanceWeight  *float64       `json:"importance_weight,omitempty" jsonschema:"Blend the frontmatter importance (0-10; missing or invalid counts as 5) into the score (0-1, default 0). See recency_weight."`
 	Types             []string       `json:"types,omitempty" jsonschema:"Result types to return: note, memory (a note with frontmatter type: memory). Default both."`
+	IncludeExcluded   bool           `json:"include_excluded,omitempty" jsonschema:"Also search the notes Obsidian keeps out of its own search: its Excluded files setting and the templates folder (by default they are left out)."`
 	SearchExtras
 }
 
@@ -46,7 +48,7 @@ type SearchMatch struct {
 	Title     string    `json:"title"`
 	Score     float64   `json:"score" jsonschema:"Fused (and graph-boosted) score; higher is better. With recency_weight or importance_weight above 0 it is the blend of relevance, recency and importance. When reranked, the top hits are ordered by per_signal.rerank instead."`
 	Snippet   string    `json:"snippet" jsonschema:"Best matching passage; query terms are wrapped in **; PDF snippets start with [page: N]."`
-	Kind      string    `json:"kind" jsonschema:"md or pdf."`
+	Kind      string    `json:"kind" jsonschema:"md, pdf, or excalidraw (a drawing: only its text elements are searched)."`
 	Page      int       `json:"page,omitempty" jsonschema:"PDF page of the snippet or block (pdf hits only)."`
 	OCR       bool      `json:"ocr,omitempty" jsonschema:"The page's text was read by OCR from a scanned image (pdf hits only; may hold recognition errors)."`
 	PerSignal PerSignal `json:"per_signal" jsonschema:"Rank and raw score from each signal that found the hit."`
@@ -92,6 +94,7 @@ func (in SearchInput) Request() search.Request {
 		Frontmatter: in.FilterFrontmatter, RecencyWeight: in.RecencyWeight, ImportanceWeight: in.ImportanceWeight,
 		Types: in.Types, Rerank: in.Rerank,
 		MaxPassages: in.MaxPassages, Cursor: in.Cursor, Expand: in.Expand, MinSimilarity: in.MinSimilarity,
+		IncludeExcluded: in.IncludeExcluded,
 	}
 }
 
@@ -160,7 +163,7 @@ func searchInputSchema() *jsonschema.Schema {
 func searchOutputSchema() *jsonschema.Schema {
 	s := outputSchema[SearchOutput]()
 	m := s.Properties["matches"].Items
-	m.Properties["kind"].Enum = []any{"md", "pdf"}
+	m.Properties["kind"].Enum = []any{vault.KindMarkdown, vault.KindPDF, vault.KindDrawing}
 	m.Properties["result_type"].Enum = []any{search.ResultNote, search.ResultMemory}
 	searchPagingSchema(s)
 	return s

@@ -53,9 +53,9 @@ type Options struct {
 	// Live reports how the server follows changes made outside it (nil:
 	// it does not).
 	Live func() LiveStatus
-	// DailyNotes locates periodic notes for the "today"/"yesterday" titles
-	// (zero: detected from .obsidian/daily-notes.json, else YYYY-MM-DD
-	// names anywhere).
+	// DailyNotes locates daily notes for the "today"/"yesterday" titles
+	// (zero: from the vault's Daily notes or Periodic Notes settings,
+	// else YYYY-MM-DD names anywhere; see package obsidian).
 	DailyNotes DailyNotes
 	// MaxReplyBytes is the byte budget of one tool reply (0:
 	// DefaultMaxReplyBytes); a bigger reply becomes an error naming how

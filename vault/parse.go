@@ -42,6 +42,10 @@ func Parse(path string, raw []byte) (*Note, []Warning) {
 		}
 		n.FrontmatterTags = uniqueFold(n.FrontmatterTags)
 	}
+	if n.IsDrawing() {
+		body = drawingText(body)
+		n.Body = body
+	}
 	s := bodyScanner{note: n}
 	s.scan(body, bodyLine)
 	n.InlineTags = uniqueFold(n.InlineTags)

@@ -17,6 +17,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/obsidian"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -153,7 +154,9 @@ func runChecks(ctx context.Context, vf *vaultFlags, env doctorEnv, root *string)
 		notes.Status, notes.Fix = statusFail, "no .md notes found: is this the vault folder?"
 	}
 	add(notes)
-	add(parseWarnings(snap.Warnings))
+	obs, cfg := obsidianCheck(snap)
+	add(parseWarnings(snap.Warnings, cfg))
+	add(obs)
 
 	files := map[string]vault.File{}
 	pdfs := 0
@@ -180,8 +183,23 @@ func runChecks(ctx context.Context, vf *vaultFlags, env doctorEnv, root *string)
 	return out
 }
 
-func parseWarnings(ws []vault.Warning) check {
+// parseWarnings reports the notes that could not be parsed whole. The
+// templates folder's are only counted: template syntax such as {{date}}
+// in a property is rarely valid YAML, and is not meant to be.
+func parseWarnings(all []vault.Warning, cfg obsidian.Config) check {
 	c := check{Name: "parsing", Status: statusOK, Detail: "no warnings"}
+	var ws []vault.Warning
+	templates := 0
+	for _, w := range all {
+		if cfg.Excluded(w.Path) == "templates" {
+			templates++
+			continue
+		}
+		ws = append(ws, w)
+	}
+	if templates > 0 {
+		c.Detail = fmt.Sprintf("no warnings outside the templates folder (%d in it, template syntax)", templates)
+	}
 	if len(ws) == 0 {
 		return c
 	}

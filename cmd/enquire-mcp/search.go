@@ -25,6 +25,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	boost := fs.Bool("graph-boost", true, "boost notes linked from other top hits")
 	filter := fs.String("filter-frontmatter", "", `JSON object, e.g. '{"status":"done"}'`)
 	asJSON := fs.Bool("json", false, "print the obsidian_search JSON instead of a table")
+	fs.BoolVar(&in.IncludeExcluded, "include-excluded", false, "also search Obsidian's excluded files and the templates folder")
 	var importance unitFlag
 	fs.Var(&importance, "importance-weight", "blend the frontmatter importance (0-10, missing = 5) into the score, 0-1 (default 0)")
 	var tf typesFlags
