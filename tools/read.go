@@ -26,7 +26,7 @@ import (
 // ReadNoteInput names a note by path or by title.
 type ReadNoteInput struct {
 	Path     string `json:"path,omitempty" jsonschema:"Vault-relative path, e.g. Projects/Plan.md (.md optional)."`
-	Title    string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; today, yesterday, tomorrow and daily (= today) name daily notes when no note has that name."`
+	Title    string `json:"title,omitempty" jsonschema:"Note name, title or alias, resolved like a [[wikilink]]; when no note has that name, today, yesterday, tomorrow and daily (= today) name daily notes, and this/last/next week, month, quarter or year (or weekly, monthly, quarterly, yearly) name periodic notes, found where the vault's Daily notes and Periodic Notes settings put them."`
 	Format   string `json:"format,omitempty" jsonschema:"full (default): body and links; map: an outline without the body: headings with section sizes, frontmatter keys, link, embed and tag counts."`
 	Section  string `json:"section,omitempty" jsonschema:"Only this section: a heading's text or its path under parent headings (Heading/Sub), case-insensitive; from the heading to the next heading of the same or a higher level. Headings and links are then those of the section; frontmatter and tags stay the note's."`
 	Offset   int    `json:"offset,omitempty" jsonschema:"Byte offset in the body (the section's text with section) to start at: the next_offset of the previous page."`
@@ -324,7 +324,7 @@ func (s *Server) addRead() {
 	addTool(s, &mcp.Tool{
 		Name:         "obsidian_read_note",
 		Title:        "Read a note",
-		Description:  "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. format=map gives an outline without the body (headings with section sizes, frontmatter keys, counts); section returns one heading's section with its line range. The titles today, yesterday, tomorrow and daily open daily notes. A miss suggests the closest titles.",
+		Description:  "Read one note by vault-relative path or by title/alias (resolved like a wikilink): frontmatter, tags, aliases, headings with line numbers, outbound links with their resolution, and the body. format=map gives an outline without the body (headings with section sizes, frontmatter keys, counts); section returns one heading's section with its line range. The titles today, yesterday, tomorrow and daily open daily notes; this/last/next week, month, quarter and year open periodic notes (the Periodic Notes plugin's folders and formats). A miss suggests the closest titles.",
 		Annotations:  readOnly(),
 		InputSchema:  readNoteInputSchema(),
 		OutputSchema: outputSchema[ReadNoteOutput](),
