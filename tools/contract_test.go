@@ -34,6 +34,7 @@ var everyTool = []toolCall{
 	{"obsidian_full_text_search", map[string]any{"query": "goroutine"}, `Software/Go Concurrency.md`},
 	{"obsidian_embeddings_search", map[string]any{"query": "goroutine channels"}, `"path":`},
 	{"obsidian_read_note", map[string]any{"path": "Projects/Crawler.md"}, `polite web crawler`},
+	{"obsidian_read_notes", map[string]any{"paths": []any{"Projects/Crawler.md", "Software/Go Concurrency.md", "Nope.md"}}, `"path":"Nope.md"}],"notes":[{`},
 	{"obsidian_list_notes", map[string]any{"folder": "Projects", "sort": "path"}, `"path":"Projects/Crawler.md"`},
 	{"obsidian_get_recent_edits", map[string]any{"limit": 3}, `"notes":[`},
 	{"obsidian_resolve_wikilink", map[string]any{"wikilink": "[[Go Concurrency#Channels]]"}, `"heading_found":true`},

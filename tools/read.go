@@ -48,6 +48,7 @@ type ReadNoteOutput struct {
 	AgeDays     int             `json:"age_days"`
 	Format      string          `json:"format" jsonschema:"full or map."`
 	Stale       string          `json:"stale,omitempty" jsonschema:"Set when the file cannot be read now (deleted, grown past the size cap, unreadable) and this is the copy from the last load: says why."`
+	Etag        string          `json:"etag"`
 	// Paging of the body (full format).
 	Offset     int  `json:"offset,omitempty" jsonschema:"Byte offset in the body where this page starts."`
 	Truncated  bool `json:"truncated" jsonschema:"The body continues past this page: call again with offset = next_offset. Headings and links of a page are those of its lines."`
@@ -204,7 +205,7 @@ func readLive(snap *vault.Snapshot, rel string) (n *vault.Note, text string, hid
 	if snap.HidesNote(n) {
 		return nil, "", true, nil
 	}
-	n.ModTime = info.ModTime()
+	n.ModTime, n.Hash = info.ModTime(), vault.HashBytes(raw)
 	return n, string(raw), false, nil
 }
 
@@ -218,7 +219,7 @@ const (
 func renderNote(e *search.Engine, n *vault.Note, format, section string) (ReadNoteOutput, error) {
 	out := ReadNoteOutput{
 		Path: n.Path, Title: n.Title, Tags: nonNil(n.Tags), Aliases: nonNil(n.Aliases),
-		Headings: nonNil(n.Headings), Body: n.Body, Size: n.Size, Format: format,
+		Headings: nonNil(n.Headings), Body: n.Body, Size: n.Size, Format: format, Etag: n.Hash,
 		Modified: n.ModTime.UTC().Format(time.RFC3339), AgeDays: ageDays(n.ModTime, e.Now()),
 	}
 	var secs []noteSection

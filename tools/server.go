@@ -104,6 +104,7 @@ func New(e *search.Engine, opts Options) *Server {
 	s.addSearch()
 	s.addGetChunk()
 	s.addRead()
+	s.addReadNotes()
 	if slices.Contains(e.Signals(), rankers.SignalBM25) {
 		s.addFullText()
 	}
@@ -276,7 +277,26 @@ func mustSchema[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("schema for %T: %v", *new(T), err))
 	}
+	describeEtags(s)
 	return s
+}
+
+// describeEtags gives every etag and if_match property, at any depth, the
+// one description of what they do (a struct tag cannot share a constant).
+func describeEtags(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for name, p := range s.Properties {
+		switch {
+		case name == "etag" && p.Description == "":
+			p.Description = etagDoc
+		case name == "if_match" && p.Description == "":
+			p.Description = ifMatchDoc
+		}
+		describeEtags(p)
+	}
+	describeEtags(s.Items)
 }
 
 // inputSchema is T's schema, accepting unknown arguments: clients written

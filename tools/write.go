@@ -23,6 +23,7 @@ type CreateNoteInput struct {
 	Content     string         `json:"content,omitempty" jsonschema:"Markdown text of the note (may be empty)."`
 	Frontmatter map[string]any `json:"frontmatter,omitempty" jsonschema:"Properties written as a YAML frontmatter block before the content, keys in sorted order (JSON objects have no order). Leave out when content already starts with ---."`
 	Overwrite   bool           `json:"overwrite,omitempty" jsonschema:"Replace an existing note (default false: an existing note is an error)."`
+	IfMatch     string         `json:"if_match,omitempty" jsonschema:"With overwrite: the etag of the note being replaced (see etag); refused when it changed since."`
 }
 
 // CreateNoteOutput is the obsidian_create_note result.
@@ -31,6 +32,7 @@ type CreateNoteOutput struct {
 	Bytes        int    `json:"bytes" jsonschema:"Size of the file written."`
 	Created      bool   `json:"created" jsonschema:"A new file was created."`
 	Overwritten  bool   `json:"overwritten" jsonschema:"An existing file was replaced."`
+	Etag         string `json:"etag"`
 	RefreshError string `json:"refresh_error,omitempty" jsonschema:"The write succeeded but the in-memory index could not be reloaded; searches may not show it until the next start."`
 }
 
@@ -41,21 +43,24 @@ type AppendInput struct {
 	Content   string  `json:"content" jsonschema:"Markdown text to append; a final newline is added when missing."`
 	Separator *string `json:"separator,omitempty" jsonschema:"Goes between the existing text and the content, minus what the text already ends with (default two newlines: exactly one blank line). Not added to an empty note."`
 	Heading   string  `json:"heading,omitempty" jsonschema:"Append at the end of this heading's section (heading text, leading #s optional, case-insensitive; must be unique in the note) instead of the end of the note."`
+	IfMatch   string  `json:"if_match,omitempty"`
 }
 
 // AppendOutput is the obsidian_append_to_note result.
 type AppendOutput struct {
 	Path          string `json:"path"`
 	AppendedBytes int    `json:"appended_bytes" jsonschema:"Bytes added, separator and final newline included."`
+	Etag          string `json:"etag"`
 	RefreshError  string `json:"refresh_error,omitempty" jsonschema:"The write succeeded but the in-memory index could not be reloaded."`
 }
 
 // SetFrontmatterInput is the obsidian_set_frontmatter request.
 type SetFrontmatterInput struct {
-	Path   string         `json:"path,omitempty" jsonschema:"Vault-relative path of the note (.md optional)."`
-	Title  string         `json:"title,omitempty" jsonschema:"Note name, alias or title; must match exactly one note."`
-	Set    map[string]any `json:"set" jsonschema:"Top-level keys to set; a null value deletes the key. Values are any JSON (at most 8192 bytes each as JSON)."`
-	DryRun bool           `json:"dry_run,omitempty" jsonschema:"Report the change and the diff without writing."`
+	Path    string         `json:"path,omitempty" jsonschema:"Vault-relative path of the note (.md optional)."`
+	Title   string         `json:"title,omitempty" jsonschema:"Note name, alias or title; must match exactly one note."`
+	Set     map[string]any `json:"set" jsonschema:"Top-level keys to set; a null value deletes the key. Values are any JSON (at most 8192 bytes each as JSON)."`
+	DryRun  bool           `json:"dry_run,omitempty" jsonschema:"Report the change and the diff without writing."`
+	IfMatch string         `json:"if_match,omitempty"`
 }
 
 // SetFrontmatterOutput is the obsidian_set_frontmatter result.
@@ -66,6 +71,7 @@ type SetFrontmatterOutput struct {
 	After        map[string]any `json:"after" jsonschema:"Frontmatter after the change."`
 	DryRun       bool           `json:"dry_run"`
 	Diff         string         `json:"diff" jsonschema:"Unified-style preview of the changed frontmatter lines (empty when nothing changes)."`
+	Etag         string         `json:"etag"`
 	RefreshError string         `json:"refresh_error,omitempty" jsonschema:"The write succeeded but the in-memory index could not be reloaded."`
 }
 
@@ -76,6 +82,7 @@ type RenameInput struct {
 	NewPath   string `json:"new_path" jsonschema:"New vault-relative path (.md added when missing); missing folders are created."`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"Replace a note already at new_path (default false: that is an error)."`
 	DryRun    bool   `json:"dry_run,omitempty" jsonschema:"Return the plan (every link rewrite) without touching any file."`
+	IfMatch   string `json:"if_match,omitempty" jsonschema:"The etag of the note being renamed (see etag); refused when it changed since. Notes whose links are rewritten are checked against what the plan read."`
 }
 
 // RenameOutput is the obsidian_rename_note result.
@@ -230,11 +237,27 @@ func (s *Server) createNote(ctx context.Context, in CreateNoteInput) (CreateNote
 	if err := s.checkGrowth(rel, len(content)); err != nil {
 		return CreateNoteOutput{}, err
 	}
-	overwritten, err := edit.Create(snap.Root, rel, []byte(content), overwrite)
-	if err != nil {
+	var overwritten bool
+	if strings.TrimSpace(in.IfMatch) != "" {
+		// Replace exactly the version the caller read, or nothing.
+		if !overwrite {
+			return CreateNoteOutput{}, errors.New("if_match names the note to replace: set overwrite too")
+		}
+		raw, err := edit.Read(snap.Root, rel)
+		if err != nil {
+			return CreateNoteOutput{}, writeError(snap, rel, err)
+		}
+		if err := checkIfMatch(rel, raw, in.IfMatch); err != nil {
+			return CreateNoteOutput{}, err
+		}
+		if err := edit.Replace(snap.Root, rel, raw, []byte(content)); err != nil {
+			return CreateNoteOutput{}, err
+		}
+		overwritten = true
+	} else if overwritten, err = edit.Create(snap.Root, rel, []byte(content), overwrite); err != nil {
 		return CreateNoteOutput{}, err
 	}
-	out := CreateNoteOutput{Path: rel, Bytes: len(content), Created: !overwritten, Overwritten: overwritten}
+	out := CreateNoteOutput{Path: rel, Bytes: len(content), Created: !overwritten, Overwritten: overwritten, Etag: etagOf([]byte(content))}
 	out.RefreshError = s.afterWrite(ctx, rel)
 	return out, nil
 }
@@ -251,6 +274,9 @@ func (s *Server) appendToNote(ctx context.Context, in AppendInput) (AppendOutput
 	raw, err := edit.Read(snap.Root, rel)
 	if err != nil {
 		return AppendOutput{}, writeError(snap, rel, err)
+	}
+	if err := checkIfMatch(rel, raw, in.IfMatch); err != nil {
+		return AppendOutput{}, err
 	}
 	sep := edit.DefaultSeparator
 	if in.Separator != nil {
@@ -271,7 +297,7 @@ func (s *Server) appendToNote(ctx context.Context, in AppendInput) (AppendOutput
 	if err := edit.Replace(snap.Root, rel, raw, text); err != nil {
 		return AppendOutput{}, err
 	}
-	return AppendOutput{Path: rel, AppendedBytes: n, RefreshError: s.afterWrite(ctx, rel)}, nil
+	return AppendOutput{Path: rel, AppendedBytes: n, Etag: etagOf(text), RefreshError: s.afterWrite(ctx, rel)}, nil
 }
 
 func (s *Server) setFrontmatter(ctx context.Context, in SetFrontmatterInput) (SetFrontmatterOutput, error) {
@@ -284,14 +310,18 @@ func (s *Server) setFrontmatter(ctx context.Context, in SetFrontmatterInput) (Se
 	if err != nil {
 		return SetFrontmatterOutput{}, writeError(snap, rel, err)
 	}
+	if err := checkIfMatch(rel, raw, in.IfMatch); err != nil {
+		return SetFrontmatterOutput{}, err
+	}
 	fe, err := edit.SetFrontmatter(rel, raw, in.Set)
 	if err != nil {
 		return SetFrontmatterOutput{}, err
 	}
-	out := SetFrontmatterOutput{Path: rel, ChangedKeys: fe.Changed, Before: fe.Before, After: fe.After, DryRun: in.DryRun, Diff: fe.Diff}
+	out := SetFrontmatterOutput{Path: rel, ChangedKeys: fe.Changed, Before: fe.Before, After: fe.After, DryRun: in.DryRun, Diff: fe.Diff, Etag: etagOf(raw)}
 	if in.DryRun || len(fe.Changed) == 0 {
 		return out, nil
 	}
+	out.Etag = etagOf(fe.Text)
 	if err := edit.Replace(snap.Root, rel, raw, fe.Text); err != nil {
 		return SetFrontmatterOutput{}, err
 	}
@@ -313,6 +343,15 @@ func (s *Server) renameNote(ctx context.Context, in RenameInput) (RenameOutput, 
 			return RenameOutput{}, errNotFound(rel, snap.Suggest(rel, 5))
 		}
 		snap = s.engine().Snapshot()
+	}
+	if strings.TrimSpace(in.IfMatch) != "" {
+		raw, err := edit.Read(snap.Root, rel)
+		if err != nil {
+			return RenameOutput{}, writeError(snap, rel, err)
+		}
+		if err := checkIfMatch(rel, raw, in.IfMatch); err != nil {
+			return RenameOutput{}, err
+		}
 	}
 	if strings.TrimSpace(in.NewPath) == "" {
 		return RenameOutput{}, errors.New("new_path is required")
