@@ -70,6 +70,9 @@ func TestWriteToolsRespectPrivacy(t *testing.T) {
 		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Private/Open.md"}, "privacy rules"},
 		{"obsidian_rename_note", map[string]any{"path": "Open.md", "new_path": "Diary.md", "overwrite": true}, "already exists"},
 		{"obsidian_rename_note", map[string]any{"path": "Private/Secret.md", "new_path": "Out.md"}, "note not found"},
+		{"obsidian_patch_note", map[string]any{"path": "Diary.md", "key": "private", "operation": "delete"}, "note not found"},
+		{"obsidian_replace_in_note", map[string]any{"path": "Private/Secret.md", "find": "a", "replace": "b"}, "note not found"},
+		{"obsidian_delete_note", map[string]any{"path": "Diary.md"}, "note not found"},
 	}
 	for _, c := range refused {
 		res := call(t, cs, c.tool, c.args)
@@ -196,6 +199,10 @@ func TestWriteToolsHidePrivateNotes(t *testing.T) {
 		{"obsidian_read_note", map[string]any{"path": "Memory/kept.md"}, "missing", nil},
 		{"obsidian_append_to_note", map[string]any{"path": "Diary.md", "content": "x"}, "missing", nil},
 		{"obsidian_set_frontmatter", map[string]any{"path": "Diary.md", "set": map[string]any{"private": false}}, "missing", nil},
+		{"obsidian_patch_note", map[string]any{"path": "Diary.md", "heading": "A", "operation": "replace", "content": "x"}, "missing", nil},
+		{"obsidian_replace_in_note", map[string]any{"path": "Diary.md", "find": "a", "replace": "b", "dry_run": true}, "missing", nil},
+		{"obsidian_delete_note", map[string]any{"path": "Diary.md", "dry_run": true}, "missing", nil},
+		{"obsidian_read_notes", map[string]any{"paths": []any{"Diary.md"}}, "missing", nil},
 	} {
 		refArgs := c.refArgs
 		if refArgs == nil {

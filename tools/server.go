@@ -120,6 +120,7 @@ func New(e *search.Engine, opts Options) *Server {
 	s.addPrompts()
 	if opts.EnableWrite {
 		s.addWriteTools()
+		s.addEditTools()
 	}
 	if opts.EnableWrite || opts.EnableMemory {
 		s.addMemoryTools()

@@ -418,6 +418,25 @@ func leakCalls() map[string][]map[string]any {
 		{"path": "Private/hidden-target.md", "new_path": "Visible C.md"},
 		{"path": "Visible B.md", "new_path": "Visible C.md", "dry_run": true},
 	}
+	calls["obsidian_patch_note"] = []map[string]any{
+		{"path": "Diary.md", "key": "private", "operation": "delete"},
+		{"path": "Private/hidden-target.md", "heading": "A", "operation": "replace", "content": "x"},
+		{"path": "Home.md", "key": "x", "operation": "set", "value": 1, "dry_run": true},
+	}
+	calls["obsidian_replace_in_note"] = []map[string]any{
+		{"path": "Diary.md", "find": "a", "replace": "b"},
+		{"path": "Journal/day.md", "find": "a", "replace": "b", "dry_run": true},
+		{"path": "Home.md", "find": "qqcanary", "replace": "b", "dry_run": true},
+	}
+	calls["obsidian_delete_note"] = []map[string]any{
+		{"path": "Diary.md"},
+		{"path": "Private/hidden-target.md", "dry_run": true},
+		{"path": "Visible B.md", "dry_run": true},
+	}
+	calls["obsidian_read_notes"] = []map[string]any{
+		{"paths": []any{"Home.md", "Visible B.md", "Projects/Plan.md"}},
+		{"paths": []any{"Diary.md", "Private/hidden-target.md", "Journal/day.md", "Home.md"}},
+	}
 	// Memory tools: keys that name hidden notes are refused or unknown
 	// (the memory folder is Memory/), and a real memory changes nothing
 	// of what the hidden notes answer.
@@ -575,9 +594,16 @@ func checkMissingLikeHidden(ctx context.Context, t *testing.T, cs, ref *mcp.Clie
 	asks = append(asks, map[string]any{"title": "qqcanaryalias"}, map[string]any{"title": "Diary"}, map[string]any{"title": "qqcanarytitle Secret Title"})
 	for _, args := range asks {
 		for _, tool := range []string{"obsidian_read_note", "obsidian_get_backlinks", "obsidian_get_outbound_links", "obsidian_find_similar",
-			"obsidian_append_to_note", "obsidian_set_frontmatter", "obsidian_rename_note"} {
+			"obsidian_append_to_note", "obsidian_set_frontmatter", "obsidian_rename_note",
+			"obsidian_patch_note", "obsidian_replace_in_note", "obsidian_delete_note"} {
 			a := maps.Clone(args)
 			switch tool {
+			case "obsidian_patch_note":
+				a["key"], a["operation"] = "x", "delete"
+			case "obsidian_replace_in_note":
+				a["find"], a["replace"], a["dry_run"] = "a", "b", true
+			case "obsidian_delete_note":
+				a["dry_run"] = true
 			case "obsidian_append_to_note":
 				a["content"] = "x"
 			case "obsidian_set_frontmatter":

@@ -1,0 +1,139 @@
+package tools
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStaleIfMatchRefused reads a note, edits its file on disk as a person
+// would, then writes with the etag of the read: every write tool refuses,
+// names the current etag, and the person's edit is kept. The same write
+// with the fresh etag goes through.
+func TestStaleIfMatchRefused(t *testing.T) {
+	const rel = "Projects/Crawler.md"
+	tests := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"obsidian_append_to_note", map[string]any{"path": rel, "content": "assistant line"}},
+		{"obsidian_set_frontmatter", map[string]any{"path": rel, "set": map[string]any{"status": "done"}}},
+		{"obsidian_patch_note", map[string]any{"path": rel, "heading": "Todo", "operation": "insert_after", "content": "- assistant task"}},
+		{"obsidian_replace_in_note", map[string]any{"path": rel, "find": "polite", "replace": "courteous"}},
+		{"obsidian_create_note", map[string]any{"path": rel, "content": "replaced whole", "overwrite": true}},
+		{"obsidian_rename_note", map[string]any{"path": rel, "new_path": "Projects/Renamed.md"}},
+		{"obsidian_delete_note", map[string]any{"path": rel}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			cs, root := connectWrite(t)
+			read := decode[ReadNoteOutput](t, call(t, cs, "obsidian_read_note", map[string]any{"path": rel}))
+			if read.Etag == "" {
+				t.Fatal("read_note gave no etag")
+			}
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			edited := fileText(t, root, rel) + "\nA line the person typed meanwhile.\n"
+			if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := treeOf(t, root)
+			args := map[string]any{"if_match": read.Etag}
+			for k, v := range tt.args {
+				args[k] = v
+			}
+			res := call(t, cs, tt.tool, args)
+			wantWriteError(t, res, "changed since it was read")
+			if !strings.Contains(text(res), etagOf([]byte(edited))) {
+				t.Fatalf("the refusal does not name the current etag: %s", text(res))
+			}
+			sameTree(t, root, before)
+
+			fresh := decode[ReadNoteOutput](t, call(t, cs, "obsidian_read_note", map[string]any{"path": rel}))
+			args["if_match"] = fresh.Etag
+			if res := call(t, cs, tt.tool, args); res.IsError {
+				t.Fatalf("with the fresh etag: %s", text(res))
+			}
+		})
+	}
+}
+
+func TestPatchNoteTool(t *testing.T) {
+	cs, root := connectWrite(t)
+	const rel = "Projects/Crawler.md"
+	before := treeOf(t, root)
+	dry := decode[EditOutput](t, call(t, cs, "obsidian_patch_note", map[string]any{"path": rel, "heading": "# Crawler > ## Todo", "operation": "insert_before", "content": "- first thing", "dry_run": true}))
+	if !dry.DryRun || !strings.Contains(dry.Diff, "+- first thing") {
+		t.Fatalf("dry run: %+v", dry)
+	}
+	sameTree(t, root, before)
+	out := decode[EditOutput](t, call(t, cs, "obsidian_patch_note", map[string]any{"path": rel, "heading": "Todo", "operation": "insert_before", "content": "- first thing"}))
+	if got := fileText(t, root, rel); !strings.Contains(got, "## Todo\n- first thing\n\n- Retry") || out.Etag != etagOf([]byte(got)) {
+		t.Fatalf("after patch (etag %s):\n%s", out.Etag, got)
+	}
+	// The change is searchable at once.
+	if res := call(t, cs, "obsidian_search_text", map[string]any{"query": "first thing"}); !strings.Contains(text(res), rel) {
+		t.Fatalf("search after patch: %s", text(res))
+	}
+	for _, bad := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"path": rel, "heading": "Nowhere", "operation": "replace", "content": "x"}, `no heading "Nowhere"`},
+		{map[string]any{"path": rel, "heading": "Todo", "block": "x", "operation": "replace"}, "exactly one target"},
+		{map[string]any{"path": rel, "key": "status", "operation": "insert_after"}, "with key, operation must be set or delete"},
+		{map[string]any{"path": rel, "key": "status", "operation": "set"}, "needs a value"},
+	} {
+		snap := treeOf(t, root)
+		wantWriteError(t, call(t, cs, "obsidian_patch_note", bad.args), bad.want)
+		sameTree(t, root, snap)
+	}
+	out = decode[EditOutput](t, call(t, cs, "obsidian_patch_note", map[string]any{"path": rel, "key": "status", "operation": "delete"}))
+	if strings.Contains(fileText(t, root, rel), "status:") || !strings.Contains(out.Diff, "-status: active") {
+		t.Fatalf("delete key: %+v", out)
+	}
+}
+
+func TestReplaceInNoteTool(t *testing.T) {
+	cs, root := connectWrite(t)
+	const rel = "Projects/Crawler.md"
+	snap := treeOf(t, root)
+	wantWriteError(t, call(t, cs, "obsidian_replace_in_note", map[string]any{"path": rel, "find": "crawl", "replace": "x", "expected_count": 1}), "not the expected 1")
+	wantWriteError(t, call(t, cs, "obsidian_replace_in_note", map[string]any{"path": rel, "find": "(", "replace": "x", "regex": true}), "invalid regex")
+	sameTree(t, root, snap)
+	res := call(t, cs, "obsidian_replace_in_note", map[string]any{"path": rel, "find": `one request per (\w+)`, "replace": "two requests per $1", "regex": true})
+	var out EditOutput
+	if err := json.Unmarshal([]byte(text(res)), &out); err != nil || out.Replacements == nil || *out.Replacements != 1 {
+		t.Fatalf("%s", text(res))
+	}
+	if !strings.Contains(fileText(t, root, rel), "two requests per second") {
+		t.Fatal("not replaced")
+	}
+}
+
+func TestDeleteNoteTool(t *testing.T) {
+	cs, root := connectWrite(t)
+	const rel = "Software/Go Concurrency.md"
+	before := treeOf(t, root)
+	dry := decode[DeleteNoteOutput](t, call(t, cs, "obsidian_delete_note", map[string]any{"path": rel, "dry_run": true}))
+	if dry.DanglingLinks == 0 || !strings.Contains(strings.Join(dry.LinkedFrom, ","), "Projects/Crawler.md") || !strings.HasPrefix(dry.Trash, "system") {
+		t.Fatalf("dry run: %+v", dry)
+	}
+	sameTree(t, root, before)
+	out := decode[DeleteNoteOutput](t, call(t, cs, "obsidian_delete_note", map[string]any{"path": rel}))
+	if out.TrashedTo != ".trash/Go Concurrency.md" || out.DanglingLinks != dry.DanglingLinks {
+		t.Fatalf("delete: %+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); !os.IsNotExist(err) {
+		t.Fatal("note still in place")
+	}
+	if fileText(t, root, out.TrashedTo) != before[filepath.Join(root, filepath.FromSlash(rel))] {
+		t.Fatal("trashed text differs")
+	}
+	// Gone from search at once; its backlinks now dangle.
+	if res := call(t, cs, "obsidian_search_text", map[string]any{"query": "goroutine starts with a tiny stack"}); strings.Contains(text(res), rel) {
+		t.Fatalf("still searchable: %s", text(res))
+	}
+	wantWriteError(t, call(t, cs, "obsidian_delete_note", map[string]any{"path": rel}), "not found")
+}
