@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -202,7 +203,6 @@ func TestWriteToolsHidePrivateNotes(t *testing.T) {
 		{"obsidian_patch_note", map[string]any{"path": "Diary.md", "heading": "A", "operation": "replace", "content": "x"}, "missing", nil},
 		{"obsidian_replace_in_note", map[string]any{"path": "Diary.md", "find": "a", "replace": "b", "dry_run": true}, "missing", nil},
 		{"obsidian_delete_note", map[string]any{"path": "Diary.md", "dry_run": true}, "missing", nil},
-		{"obsidian_read_notes", map[string]any{"paths": []any{"Diary.md"}}, "missing", nil},
 	} {
 		refArgs := c.refArgs
 		if refArgs == nil {
@@ -215,6 +215,13 @@ func TestWriteToolsHidePrivateNotes(t *testing.T) {
 		if got.IsError != want.IsError || text(got) != text(want) {
 			t.Errorf("%s(%v): a private note answers unlike a %s one:\n private %s\n %-7s %s", c.tool, c.args, c.ref, text(got), c.ref, text(want))
 		}
+	}
+	// read_notes lists what it could not read inside a successful answer.
+	readNotes := map[string]any{"paths": []any{"Diary.md", "Open.md"}}
+	got := decode[ReadNotesOutput](t, call(t, hidden, "obsidian_read_notes", readNotes))
+	want := decode[ReadNotesOutput](t, call(t, refs["missing"], "obsidian_read_notes", readNotes))
+	if !reflect.DeepEqual(got.Missing, want.Missing) || len(want.Missing) != 1 || len(got.Notes) != 1 {
+		t.Errorf("read_notes: a private note answers unlike a missing one:\n private %+v\n missing %+v", got, want)
 	}
 	for p, body := range hiddenFiles {
 		if got := fileText(t, hiddenRoot, p); got != body {
