@@ -56,6 +56,8 @@ var everyTool = []toolCall{
 	{"obsidian_patch_note", map[string]any{"path": "Inbox/New Idea.md", "key": "status", "operation": "set", "value": "ready"}, `+status: ready`},
 	{"obsidian_replace_in_note", map[string]any{"path": "Inbox/New Idea.md", "find": "second thought", "replace": "second idea"}, `"replacements":1`},
 	{"obsidian_delete_note", map[string]any{"path": "Misc/Orphan.md"}, `"trashed_to":".trash/Orphan.md"`},
+	{"obsidian_tag_note", map[string]any{"path": "Inbox/New Idea.md", "add": []any{"#idea"}}, `"tags":["idea"]`},
+	{"obsidian_rename_tag", map[string]any{"from": "programming/rust", "to": "programming/rustlang"}, `"total_rewrites":1`},
 	{"obsidian_remember", map[string]any{"key": "crawler-politeness", "fact": "The crawler waits one second between requests to a host.", "importance": 7}, `"path":"Memory/crawler-politeness.md"`},
 	{"obsidian_search", map[string]any{"query": "crawler waits between requests", "types": []any{"memory"}}, `"memory_key":"crawler-politeness"`},
 	{"obsidian_forget", map[string]any{"key": "crawler-politeness"}, `"deleted":true`},

@@ -203,6 +203,7 @@ func TestWriteToolsHidePrivateNotes(t *testing.T) {
 		{"obsidian_patch_note", map[string]any{"path": "Diary.md", "heading": "A", "operation": "replace", "content": "x"}, "missing", nil},
 		{"obsidian_replace_in_note", map[string]any{"path": "Diary.md", "find": "a", "replace": "b", "dry_run": true}, "missing", nil},
 		{"obsidian_delete_note", map[string]any{"path": "Diary.md", "dry_run": true}, "missing", nil},
+		{"obsidian_tag_note", map[string]any{"path": "Diary.md", "add": []any{"x"}}, "missing", nil},
 	} {
 		refArgs := c.refArgs
 		if refArgs == nil {

@@ -121,6 +121,7 @@ func New(e *search.Engine, opts Options) *Server {
 	if opts.EnableWrite {
 		s.addWriteTools()
 		s.addEditTools()
+		s.addTagTools()
 	}
 	if opts.EnableWrite || opts.EnableMemory {
 		s.addMemoryTools()

@@ -70,6 +70,7 @@ func TestConcurrentClientsWhileWriting(t *testing.T) {
 			do("obsidian_append_to_note", map[string]any{"path": name, "content": fmt.Sprintf("append %d", i)})
 			do("obsidian_set_frontmatter", map[string]any{"path": name, "set": map[string]any{"round": i}})
 			do("obsidian_patch_note", map[string]any{"path": name, "key": "patched", "operation": "set", "value": i})
+			do("obsidian_tag_note", map[string]any{"path": name, "add": []any{fmt.Sprintf("stress/%d", i)}})
 			do("obsidian_replace_in_note", map[string]any{"path": name, "find": fmt.Sprintf("append %d", i), "replace": fmt.Sprintf("append %d.", i), "case_sensitive": true})
 			next := fmt.Sprintf("Inbox/Stress %d.md", i)
 			do("obsidian_rename_note", map[string]any{"path": name, "new_path": next})

@@ -25,6 +25,7 @@ func TestStaleIfMatchRefused(t *testing.T) {
 		{"obsidian_create_note", map[string]any{"path": rel, "content": "replaced whole", "overwrite": true}},
 		{"obsidian_rename_note", map[string]any{"path": rel, "new_path": "Projects/Renamed.md"}},
 		{"obsidian_delete_note", map[string]any{"path": rel}},
+		{"obsidian_tag_note", map[string]any{"path": rel, "add": []any{"urgent"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
@@ -136,4 +137,39 @@ func TestDeleteNoteTool(t *testing.T) {
 		t.Fatalf("still searchable: %s", text(res))
 	}
 	wantWriteError(t, call(t, cs, "obsidian_delete_note", map[string]any{"path": rel}), "not found")
+}
+
+func TestTagTools(t *testing.T) {
+	cs, root := connectWrite(t)
+	const rel = "Software/Database Indexing.md"
+	out := decode[TagNoteOutput](t, call(t, cs, "obsidian_tag_note", map[string]any{"path": rel, "add": []any{"storage"}, "remove": []any{"databases"}}))
+	if !strings.Contains(fileText(t, root, rel), "tags: programming storage\n") || !strings.Contains(strings.Join(out.Tags, ","), "storage") {
+		t.Fatalf("tag_note: %+v\n%s", out, fileText(t, root, rel))
+	}
+	wantWriteError(t, call(t, cs, "obsidian_tag_note", map[string]any{"path": rel, "add": []any{"two words"}}), "not a tag")
+
+	// A rename onto an existing tag needs merge; nothing is written before.
+	before := treeOf(t, root)
+	wantWriteError(t, call(t, cs, "obsidian_rename_tag", map[string]any{"from": "patterns", "to": "programming"}), "set merge")
+	sameTree(t, root, before)
+	dry := decode[RenameTagOutput](t, call(t, cs, "obsidian_rename_tag", map[string]any{"from": "programming", "to": "code", "dry_run": true}))
+	if dry.TotalRewrites < 3 || len(dry.Files) < 3 {
+		t.Fatalf("dry run: %+v", dry)
+	}
+	sameTree(t, root, before)
+	done := decode[RenameTagOutput](t, call(t, cs, "obsidian_rename_tag", map[string]any{"from": "programming", "to": "code"}))
+	if done.TotalRewrites != dry.TotalRewrites || len(done.Warnings) != 0 {
+		t.Fatalf("rename: %+v", done)
+	}
+	if got := fileText(t, root, "Software/Go Concurrency.md"); !strings.Contains(got, "tags: [code/go]") {
+		t.Fatalf("nested tag not renamed:\n%s", got)
+	}
+	// Live at once: the old tag is gone from the tag list.
+	if res := call(t, cs, "obsidian_list_tags", map[string]any{"prefix": "programming"}); strings.Contains(text(res), `"tag":"programming`) {
+		t.Fatalf("old tag still listed: %s", text(res))
+	}
+	merged := decode[RenameTagOutput](t, call(t, cs, "obsidian_rename_tag", map[string]any{"from": "patterns", "to": "code", "merge": true}))
+	if merged.TotalRewrites == 0 {
+		t.Fatalf("merge: %+v", merged)
+	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-var writeToolNames = []string{"obsidian_create_note", "obsidian_append_to_note", "obsidian_set_frontmatter", "obsidian_rename_note", "obsidian_patch_note", "obsidian_replace_in_note", "obsidian_delete_note"}
+var writeToolNames = []string{"obsidian_create_note", "obsidian_append_to_note", "obsidian_set_frontmatter", "obsidian_rename_note", "obsidian_patch_note", "obsidian_replace_in_note", "obsidian_delete_note", "obsidian_tag_note", "obsidian_rename_tag"}
 
 // loadEngine builds a TF-IDF engine over a vault folder.
 func loadEngine(ctx context.Context, root string) (*search.Engine, error) {
@@ -103,7 +103,7 @@ func TestWriteToolsRegistration(t *testing.T) {
 			}
 			found++
 			a := tool.Annotations
-			idempotent := tool.Name == "obsidian_set_frontmatter" || tool.Name == "obsidian_delete_note"
+			idempotent := tool.Name == "obsidian_set_frontmatter" || tool.Name == "obsidian_delete_note" || tool.Name == "obsidian_tag_note"
 			if a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint || a.IdempotentHint != idempotent || tool.OutputSchema == nil {
 				t.Errorf("%s annotations = %+v", tool.Name, a)
 			}

@@ -124,14 +124,14 @@ func maskURLs(line string) string {
 	return urlRE.ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
 }
 
-// parseTags finds inline #tags: '#' at the start or after a space or an
+// tagSpans finds inline #tags: '#' at the start or after a space or an
 // opening punctuation mark, followed by letters, digits, '_', '-' or '/',
-// with at least one non-digit (Obsidian's rule).
-func parseTags(line string) []string {
+// with at least one non-digit (Obsidian's rule). Line is 0 in the result.
+func tagSpans(line string) []TagSpan {
 	if strings.IndexByte(line, '#') < 0 {
 		return nil
 	}
-	var tags []string
+	var tags []TagSpan
 	for i := 0; i < len(line); i++ {
 		if line[i] != '#' || !tagBoundary(line, i) {
 			continue
@@ -146,7 +146,7 @@ func parseTags(line string) []string {
 		}
 		tag := strings.TrimRight(line[i+1:j], "/")
 		if tag != "" && strings.ContainsFunc(tag, func(r rune) bool { return !unicode.IsDigit(r) }) {
-			tags = append(tags, tag)
+			tags = append(tags, TagSpan{Start: i, End: i + 1 + len(tag), Tag: tag})
 		}
 		i = j - 1
 	}

@@ -101,6 +101,8 @@ type bodyScanner struct {
 	// canIndent: an indented code block may start here (it cannot
 	// interrupt a paragraph). inList: indented lines continue a list item.
 	canIndent, inList, prevBlank bool
+	// onTag, when set, receives every inline tag with its place.
+	onTag func(TagSpan)
 }
 
 func (s *bodyScanner) scan(body string, firstLine int) {
@@ -135,7 +137,9 @@ func (s *bodyScanner) line(line string, lineNo int) {
 		s.inList = false // a paragraph or heading at column 0 ends the list
 	}
 	s.canIndent = isHeading // a heading is one line: code may follow it
+	base := 0               // where text starts in line
 	if isHeading {
+		base = len(masked) - len(htext)
 		// Offsets are equal in line and masked; the text keeps its code spans.
 		orig := line[len(line)-len(htext):]
 		s.note.Headings = append(s.note.Headings, Heading{Level: level, Text: cleanHeading(orig), Line: lineNo})
@@ -146,7 +150,12 @@ func (s *bodyScanner) line(line string, lineNo int) {
 	}
 	links, masked2 := parseLinks(text, lineNo)
 	s.note.Links = append(s.note.Links, links...)
-	s.note.InlineTags = append(s.note.InlineTags, parseTags(maskURLs(masked2))...)
+	for _, t := range tagSpans(maskURLs(masked2)) {
+		s.note.InlineTags = append(s.note.InlineTags, t.Tag)
+		if s.onTag != nil {
+			s.onTag(TagSpan{Line: lineNo, Start: base + t.Start, End: base + t.End, Tag: t.Tag})
+		}
+	}
 }
 
 // fence updates the code-fence state and reports whether line is code

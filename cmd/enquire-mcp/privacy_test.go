@@ -433,6 +433,15 @@ func leakCalls() map[string][]map[string]any {
 		{"path": "Private/hidden-target.md", "dry_run": true},
 		{"path": "Visible B.md", "dry_run": true},
 	}
+	calls["obsidian_tag_note"] = []map[string]any{
+		{"path": "Diary.md", "add": []any{"x"}},
+		{"path": "Private/hidden-target.md", "remove": []any{"qqcanarytag"}},
+		{"path": "Home.md", "add": []any{"x"}, "dry_run": true},
+	}
+	calls["obsidian_rename_tag"] = []map[string]any{
+		{"from": "qqcanarytag", "to": "renamed", "dry_run": true},
+		{"from": "qqcanarytag", "to": "renamed"},
+	}
 	calls["obsidian_read_notes"] = []map[string]any{
 		{"paths": []any{"Home.md", "Visible B.md", "Projects/Plan.md"}},
 		{"paths": []any{"Diary.md", "Private/hidden-target.md", "Journal/day.md", "Home.md"}},
@@ -595,7 +604,7 @@ func checkMissingLikeHidden(ctx context.Context, t *testing.T, cs, ref *mcp.Clie
 	for _, args := range asks {
 		for _, tool := range []string{"obsidian_read_note", "obsidian_get_backlinks", "obsidian_get_outbound_links", "obsidian_find_similar",
 			"obsidian_append_to_note", "obsidian_set_frontmatter", "obsidian_rename_note",
-			"obsidian_patch_note", "obsidian_replace_in_note", "obsidian_delete_note"} {
+			"obsidian_patch_note", "obsidian_replace_in_note", "obsidian_delete_note", "obsidian_tag_note"} {
 			a := maps.Clone(args)
 			switch tool {
 			case "obsidian_patch_note":
@@ -604,6 +613,8 @@ func checkMissingLikeHidden(ctx context.Context, t *testing.T, cs, ref *mcp.Clie
 				a["find"], a["replace"], a["dry_run"] = "a", "b", true
 			case "obsidian_delete_note":
 				a["dry_run"] = true
+			case "obsidian_tag_note":
+				a["add"], a["dry_run"] = []any{"x"}, true
 			case "obsidian_append_to_note":
 				a["content"] = "x"
 			case "obsidian_set_frontmatter":
