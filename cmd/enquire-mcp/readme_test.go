@@ -9,7 +9,10 @@ import (
 	"testing"
 )
 
-const readmePath = "../../README.md"
+const (
+	readmePath = "../../README.md"
+	cliDocPath = "../../docs/cli.md"
+)
 
 // readmeProse returns the README's lines outside code fences, with a
 // blank line where a fence was (so a fence ends a paragraph).
@@ -101,17 +104,18 @@ func TestReadmeBlocksAreWhole(t *testing.T) {
 	}
 }
 
-// TestReadmeCommandLineFlags: every flag the "Command line" reference
-// gives a command is one that command takes.
+// TestReadmeCommandLineFlags: every flag the command line reference
+// (docs/cli.md) gives a command is one that command takes.
 func TestReadmeCommandLineFlags(t *testing.T) {
-	raw, err := os.ReadFile(readmePath)
+	raw, err := os.ReadFile(cliDocPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ref, ok := strings.Cut(string(raw), "## Command line\n\n```\n")
+	_, ref, ok := strings.Cut(string(raw), "\n```\nenquire-mcp ")
 	if !ok {
-		t.Fatal("no Command line reference in the README")
+		t.Fatal("no command synopsis in docs/cli.md")
 	}
+	ref = "enquire-mcp " + ref
 	ref, _, _ = strings.Cut(ref, "\n\n") // the synopsis, up to its first blank line
 	known := map[string]bool{}
 	for _, c := range commands() {
