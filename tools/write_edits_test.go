@@ -1,11 +1,15 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
 // TestStaleIfMatchRefused reads a note, edits its file on disk as a person
@@ -171,5 +175,26 @@ func TestTagTools(t *testing.T) {
 	merged := decode[RenameTagOutput](t, call(t, cs, "obsidian_rename_tag", map[string]any{"from": "patterns", "to": "code", "merge": true}))
 	if merged.TotalRewrites == 0 {
 		t.Fatalf("merge: %+v", merged)
+	}
+}
+
+// TestDeleteNoteManyBacklinks: a note 500 others link to is still moved
+// to the trash, and the reply counts every link left dangling.
+func TestDeleteNoteManyBacklinks(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, root, "Hub.md", "# Hub\n")
+	for i := range 500 {
+		writeTestFile(t, root, fmt.Sprintf("Spokes/s%03d.md", i), "see [[Hub]]\n")
+	}
+	e, err := loadEngine(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectTo(t, New(e, Options{Version: "test", EnableWrite: true, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
+		return loadEngine(ctx, root)
+	}}))
+	out := decode[DeleteNoteOutput](t, call(t, cs, "obsidian_delete_note", map[string]any{"path": "Hub.md"}))
+	if out.DanglingLinks != 500 || len(out.LinkedFrom) != maxLinkedFrom || out.TrashedTo != ".trash/Hub.md" {
+		t.Fatalf("dangling %d, linked_from %d, trashed to %q", out.DanglingLinks, len(out.LinkedFrom), out.TrashedTo)
 	}
 }
