@@ -225,9 +225,12 @@ func FuzzSearch(f *testing.F) {
 	}
 	// A file, not ":memory:": the in-memory BM25 copy is built on a
 	// connection of its own to the same path (a ":memory:" path became a
-	// file of that name in the working directory).
+	// file of that name in the working directory). The connection is
+	// opened as the index opens its own (WAL, a busy timeout): once the
+	// index has been quiet for memQuiet, that build switches the file to
+	// WAL, which a bare connection met as "database is locked".
 	path := filepath.Join(f.TempDir(), "fuzz.db")
-	c, err := sqlite3.Open(path)
+	c, err := openConn(context.Background(), path)
 	if err != nil {
 		f.Fatal(err)
 	}
