@@ -40,8 +40,8 @@ func (g *Graph) Boost(items []rankers.Fused, opts BoostOptions) []rankers.Fused 
 	return BoostOver(g, items, opts)
 }
 
-// LinkSource is what the boost reads of a link graph: a [Graph], or a
-// replay of dumped links (bench/fusionlab).
+// LinkSource is what the boost reads of a link graph: a [Graph], or the
+// links of an eval --dump-lists record replayed offline.
 type LinkSource interface {
 	// Links reports whether note from links to note to.
 	Links(from, to int) bool

@@ -23,7 +23,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	signals := fs.String("signals", "", "comma-separated signals to fuse (tfidf,bm25,embeddings); default: all available")
 	boost := fs.Bool("graph-boost", true, "apply the graph boost (single configuration)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	dumpFile := fs.String("dump-lists", "", "write every signal's ranked list per query (JSON lines, for offline fusion experiments: bench/fusionlab) to this file and exit")
+	dumpFile := fs.String("dump-lists", "", "write every signal's ranked list per query (JSON lines: the inputs of an offline fusion replay, eval.ListDump) to this file and exit")
 	runFile := fs.String("run", "", "write the TREC run of the default configuration to this file")
 	indexFile := fs.String("index-file", "", "persistent index for the BM25 signal (default: a temporary file)")
 	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25, no embeddings)")
