@@ -1,7 +1,5 @@
 package rankers
 
-import "time"
-
 // The ranking constants of obsidian_search, in one place. Every value here
 // was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
 // and commands); change one only with a new measurement. The per-field
@@ -32,9 +30,7 @@ const (
 
 	// WeightBM25, WeightTFIDF and WeightEmbeddings are the default RRF
 	// weights (search.DefaultWeights). They were picked by hand from a
-	// handful of settings on the tuning sets, not learned. A vault whose
-	// own links or headings decide otherwise gets other BM25 and TF-IDF
-	// weights (search.Engine.SelfTune, the SelfTune constants below).
+	// handful of settings on the tuning sets, not learned.
 	WeightBM25       = 2
 	WeightTFIDF      = 1
 	WeightEmbeddings = 1
@@ -80,16 +76,6 @@ const (
 	// list loses a whole vote, which outweighs BM25's rank differences
 	// near the top (docs/benchmarks.md, "Term proximity").
 	WeightProximity = 0
-	// DefaultBM25Proximity is whether BM25's first ProximityPool
-	// candidates gain the proximity bonus (search.Options.BM25Proximity;
-	// the commands' --bm25-proximity default). Added to BM25's score it
-	// gained +0.039 nDCG@10 summed over 19 development sets (scaled ×3
-	// +0.006, ×0.5 +0.020), +0.047 on the 14 hand-written ones, and lost
-	// 0.006 on zettelkasten's link texts (docs/benchmarks.md, "Term
-	// proximity"), but lost 0.011 summed over three blind sets written
-	// after it was frozen (docs/freeze-prox9.md), so it stays off.
-	DefaultBM25Proximity = false
-
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
 	// the top BoostDepth fused hits take part, and a hit gains at most
 	// BoostStrength of its own score (also the margin that makes another
@@ -114,22 +100,6 @@ const (
 	WeightModelEmbeddings = 1
 	WeightModelFeedback   = 0.5
 	BoostStrengthModel    = 0.05
-
-	// SelfTuneMaxQueries, SelfTuneMinQueries and SelfTuneMinT shape the
-	// per-vault choice of the lexical weights (search.SelfTune): at most
-	// SelfTuneMaxQueries known-item queries of one kind (piped link texts,
-	// then headings) are drawn from the vault, a kind with fewer than
-	// SelfTuneMinQueries is skipped, and a grid entry replaces the
-	// default only when its paired t statistic against the default over
-	// those queries is ≥ SelfTuneMinT. Frozen with these values before
-	// three held-out hand-written sets were opened; it gained there
-	// (docs/benchmarks.md, "Issue 12, sixth pass").
-	SelfTuneMaxQueries = 300
-	SelfTuneMinQueries = 20
-	SelfTuneMinT       = 2.0
-	// SelfTuneLexicalTotal is the BM25 + TF-IDF weight every grid entry
-	// keeps (the default's 2 + 1).
-	SelfTuneLexicalTotal = WeightBM25 + WeightTFIDF
 
 	// DefaultPrefilterLimit is the chunk count above which the dense
 	// signal scores only the notes the lexical signals found (their top
@@ -160,25 +130,3 @@ const (
 	// neither pushed up nor down against rated ones on average.
 	NeutralImportance = 5
 )
-
-// SelfTuneBackgroundBudget bounds the self-tuning serve and serve-http
-// run after they are ready, when the index keeps no choice yet: past it
-// the default weights stay until the next start (or `index`, which has no
-// bound). Not a ranking constant but its cost: measured on zettelkasten
-// (13k notes) and the 107k-note vault, docs/benchmarks.md "Issue 12,
-// sixth pass".
-const SelfTuneBackgroundBudget = 2 * time.Minute
-
-// SelfTuneBM25Weights is the grid search.SelfTune chooses from: the BM25
-// weight of each entry, TF-IDF taking SelfTuneLexicalTotal minus it (BM25
-// only, 4:1, 2:1 = the default, 1:1, 1:2, 1:4, TF-IDF only); the feedback
-// weight stays the default's. A function, as Go has no constant slices.
-func SelfTuneBM25Weights() []float64 { return []float64{3, 2.4, 2, 1.5, 1, 0.6, 0} }
-
-// SelfTuneBM25Bs are the values of BM25's b that self-tuning rule 2
-// (search.RuleWeightsAndB) tries with every entry of SelfTuneBM25Weights;
-// the first is the default (BM25B). Rule 1 keeps b at BM25B. The sixth
-// and seventh sessions measured 0.5 and 0.3 helping some vaults and
-// hurting others (docs/benchmarks.md, "BM25's b" and "BM25 b = 0.3 in
-// the product").
-func SelfTuneBM25Bs() []float64 { return []float64{BM25B, 0.5, 0.3} }

@@ -48,9 +48,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(pos) != 1 {
 		return usageError("give exactly one dataset folder (BEIR layout)")
 	}
-	if err := tune.check(); err != nil {
-		return err
-	}
 	if err := vf.checkContent(); err != nil {
 		return err
 	}
@@ -94,9 +91,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	eng := l.eng
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stderr, "self-tuned weights: %s\n", l.tuneWhy)
 	fmt.Fprintf(stderr, "bm25: k1=%g b=%g\n", eng.BM25Params().K1, eng.BM25Params().B)
-	fmt.Fprintf(stderr, "bm25 proximity bonus: %v\n", eng.BM25Proximity())
 	if *dumpFile != "" {
 		return dumpLists(ctx, eng, ds, *dumpFile)
 	}
