@@ -157,8 +157,7 @@ func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 // narrow band (0.6–0.85 is typical), so 1.1× almost never happens, and a
 // dense signal, which finds nearly every candidate, would switch the rule
 // off for every pair it found at any weight — measured to cost most of
-// what a small dense vote cost on the 13k-note vault (docs/benchmarks.md,
-// "Issue 12, fourth pass").
+// what a small dense vote cost on the 13k-note vault.
 //
 // Nor can term proximity's bonus: it takes a few values (one per
 // distance), so most pairs it found tie and it would veto the rule the

@@ -10,10 +10,9 @@ const (
 	// BM25K1 and BM25B are BM25's term saturation and length
 	// normalisation (index.BM25Params, passed with every search): FTS5's
 	// and the textbook 1.2 and 0.75. b = 0.3 beat 0.75 on the development
-	// sets it was chosen on (+0.038 nDCG@10 summed over eleven, with the
-	// self-tuned weights it leads to) but lost on the six datasets
-	// (−0.015 summed) and on the held-out sets (6uni −2.8, 7zk −0.2, 7en
-	// −0.7 points; docs/benchmarks.md, "BM25 b = 0.3 in the product").
+	// sets it was chosen on (+0.038 nDCG@10 summed over eleven) but lost
+	// on the six benchmark datasets (−0.015 summed) and on three held-out
+	// hand-written sets (−2.8, −0.2 and −0.7 points).
 	BM25K1 = 1.2
 	BM25B  = 0.75
 
@@ -42,8 +41,7 @@ const (
 	// vault (embed/learned): 0 as well. It is a far better dense retriever
 	// than GloVe on every tuning set, but every positive weight tried
 	// (0.1, 0.25, 0.5, 1) lowered the fused nDCG@10 on zettelkasten and
-	// obsidian-help-en; RRF at k 60 lets even a 0.1 vote reorder the top
-	// (docs/benchmarks.md, "A dense model learned from the vault").
+	// obsidian-help-en; RRF at k 60 lets even a 0.1 vote reorder the top.
 	WeightVaultEmbeddings = 0
 
 	// FeedbackDocs, FeedbackTerms and FeedbackBeta shape pseudo-relevance
@@ -74,7 +72,7 @@ const (
 	// MinDist, pool 100) it lost at every weight tried: 0.1 −0.024, 0.5
 	// −0.198 and 1 −0.265 nDCG@10 summed over 19 tuning sets; a note it does not
 	// list loses a whole vote, which outweighs BM25's rank differences
-	// near the top (docs/benchmarks.md, "Term proximity").
+	// near the top.
 	WeightProximity = 0
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
 	// the top BoostDepth fused hits take part, and a hit gains at most
