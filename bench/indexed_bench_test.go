@@ -21,20 +21,14 @@ import (
 // embeddings) over title fragments and, when ENQUIRE_BENCH_QUERIES names a
 // BEIR queries.jsonl (e.g. vault-links/zettelkasten/queries.jsonl), those
 // queries too. The index and vectors are built once in a temporary dir.
-// "bm25" runs the same requests with the BM25 signal alone; the
-// "+proximity" runs add the term-proximity bonus to BM25's scores
-// (search.Options.BM25Proximity).
+// "bm25" runs the same requests with the BM25 signal alone.
 func BenchmarkSearchIndexed(b *testing.B) {
 	for _, sub := range []struct {
-		name      string
-		signals   []string
-		proximity bool
-	}{{"all", nil, false}, {"all+proximity", nil, true}, {"bm25", []string{"bm25"}, false}, {"bm25+proximity", []string{"bm25"}, true}} {
+		name    string
+		signals []string
+	}{{"all", nil}, {"bm25", []string{"bm25"}}} {
 		b.Run(sub.name, func(b *testing.B) {
 			eng, queries := indexedEngine(b)
-			if sub.proximity {
-				eng = cachedProximity
-			}
 			b.ReportAllocs()
 			i := 0
 			cpu := processCPU()
@@ -51,9 +45,8 @@ func BenchmarkSearchIndexed(b *testing.B) {
 	}
 }
 
-// cachedIndexed is the benchmark engine; cachedProximity is the same
-// with BM25's proximity bonus.
-var cachedIndexed, cachedProximity *search.Engine
+// cachedIndexed is the benchmark engine.
+var cachedIndexed *search.Engine
 
 // indexedEngine builds (once) the engine with the persistent index and the
 // built-in model's vectors, and the benchmark's query list.
@@ -95,10 +88,6 @@ func indexedEngine(b *testing.B) (*search.Engine, []string) {
 		}
 		opts := search.Options{Index: ix, Embedder: model, EmbedderAlias: models.DefaultAlias}
 		if cachedIndexed, err = search.New(ctx, snap, analysis.New(), opts); err != nil {
-			b.Fatal(err)
-		}
-		opts.BM25Proximity = true
-		if cachedProximity, err = search.New(ctx, snap, analysis.New(), opts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 // ListDump is one query's record in a dump of signal lists: everything an
 // offline fusion experiment needs to re-fuse the query without the engine
-// (bench/fusionlab reads it).
+// (TestDumpListsReplaysTheDefault is such a replay).
 type ListDump struct {
 	ID       string         `json:"id"`
 	Text     string         `json:"text"`

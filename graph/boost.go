@@ -40,8 +40,8 @@ func (g *Graph) Boost(items []rankers.Fused, opts BoostOptions) []rankers.Fused 
 	return BoostOver(g, items, opts)
 }
 
-// LinkSource is what the boost reads of a link graph: a [Graph], or a
-// replay of dumped links (bench/fusionlab).
+// LinkSource is what the boost reads of a link graph: a [Graph], or the
+// links of an eval --dump-lists record replayed offline.
 type LinkSource interface {
 	// Links reports whether note from links to note to.
 	Links(from, to int) bool
@@ -157,8 +157,7 @@ func clearlyBetter(a, b rankers.Fused, margin float64) bool {
 // narrow band (0.6–0.85 is typical), so 1.1× almost never happens, and a
 // dense signal, which finds nearly every candidate, would switch the rule
 // off for every pair it found at any weight — measured to cost most of
-// what a small dense vote cost on the 13k-note vault (docs/benchmarks.md,
-// "Issue 12, fourth pass").
+// what a small dense vote cost on the 13k-note vault.
 //
 // Nor can term proximity's bonus: it takes a few values (one per
 // distance), so most pairs it found tie and it would veto the rule the

@@ -23,8 +23,9 @@ var ErrModelMismatch = errors.New("embedding model mismatch")
 // array (a quarter of the float32 size: 14 MB instead of 55 MB at 138,000
 // chunks of 100 dimensions), so a query is a tight loop with no
 // allocation per row; a note scores as its best chunk. Each component is
-// dequantized inside the loop exactly as it used to be dequantized once
-// at load (see dot8), so the scores are the same to the bit.
+// dequantized inside the loop exactly as a float32 copy made at load
+// would hold it (see dot8), so the scores are those of float32 vectors
+// to the bit.
 type Embeddings struct {
 	model  embed.Embedder
 	alias  string
@@ -329,7 +330,7 @@ func identity(renum []int32) bool {
 // dot8 is dot(q, v') where v'[i] = scale*float32(v[i]) is rounded to
 // float32 before it is multiplied (the explicit conversion forbids fusing
 // the two multiplications): the very values and operations of dot over
-// the dequantized float32 array the vectors used to be kept in.
+// a dequantized float32 copy of the vectors.
 func dot8(q []float32, v []int8, scale float32) float32 {
 	v = v[:len(q)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32

@@ -7,6 +7,6 @@ const SignalRerank = "rerank"
 
 // DefaultRerankTopN is how many fused hits a reranker re-scores: 50
 // passages of ~200 tokens cost ~1 s with a MiniLM-sized cross-encoder on
-// 2 cores (docs/benchmarks.md), the bound the issue set; hits below it
-// keep their fused order.
+// 2 cores (docs/benchmarks.md), the most a reranked search may add; hits
+// below it keep their fused order.
 const DefaultRerankTopN = 50

@@ -1,7 +1,5 @@
 package rankers
 
-import "time"
-
 // The ranking constants of obsidian_search, in one place. Every value here
 // was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
 // and commands); change one only with a new measurement. The per-field
@@ -12,10 +10,9 @@ const (
 	// BM25K1 and BM25B are BM25's term saturation and length
 	// normalisation (index.BM25Params, passed with every search): FTS5's
 	// and the textbook 1.2 and 0.75. b = 0.3 beat 0.75 on the development
-	// sets it was chosen on (+0.038 nDCG@10 summed over eleven, with the
-	// self-tuned weights it leads to) but lost on the issue's six datasets
-	// (−0.015 summed) and on the held-out sets (6uni −2.8, 7zk −0.2, 7en
-	// −0.7 points; docs/benchmarks.md, "BM25 b = 0.3 in the product").
+	// sets it was chosen on (+0.038 nDCG@10 summed over eleven) but lost
+	// on the six benchmark datasets (−0.015 summed) and on three held-out
+	// hand-written sets (−2.8, −0.2 and −0.7 points).
 	BM25K1 = 1.2
 	BM25B  = 0.75
 
@@ -32,9 +29,7 @@ const (
 
 	// WeightBM25, WeightTFIDF and WeightEmbeddings are the default RRF
 	// weights (search.DefaultWeights). They were picked by hand from a
-	// handful of settings on the tuning sets, not learned. A vault whose
-	// own links or headings decide otherwise gets other BM25 and TF-IDF
-	// weights (search.Engine.SelfTune, the SelfTune constants below).
+	// handful of settings on the tuning sets, not learned.
 	WeightBM25       = 2
 	WeightTFIDF      = 1
 	WeightEmbeddings = 1
@@ -46,8 +41,7 @@ const (
 	// vault (embed/learned): 0 as well. It is a far better dense retriever
 	// than GloVe on every tuning set, but every positive weight tried
 	// (0.1, 0.25, 0.5, 1) lowered the fused nDCG@10 on zettelkasten and
-	// obsidian-help-en; RRF at k 60 lets even a 0.1 vote reorder the top
-	// (docs/benchmarks.md, "A dense model learned from the vault").
+	// obsidian-help-en; RRF at k 60 lets even a 0.1 vote reorder the top.
 	WeightVaultEmbeddings = 0
 
 	// FeedbackDocs, FeedbackTerms and FeedbackBeta shape pseudo-relevance
@@ -78,18 +72,8 @@ const (
 	// MinDist, pool 100) it lost at every weight tried: 0.1 −0.024, 0.5
 	// −0.198 and 1 −0.265 nDCG@10 summed over 19 tuning sets; a note it does not
 	// list loses a whole vote, which outweighs BM25's rank differences
-	// near the top (docs/benchmarks.md, "Term proximity").
+	// near the top.
 	WeightProximity = 0
-	// DefaultBM25Proximity is whether BM25's first ProximityPool
-	// candidates gain the proximity bonus (search.Options.BM25Proximity;
-	// the commands' --bm25-proximity default). Added to BM25's score it
-	// gained +0.039 nDCG@10 summed over 19 development sets (scaled ×3
-	// +0.006, ×0.5 +0.020), +0.047 on the 14 hand-written ones, and lost
-	// 0.006 on zettelkasten's link texts (docs/benchmarks.md, "Term
-	// proximity"), but lost 0.011 summed over three blind sets written
-	// after it was frozen (docs/freeze-prox9.md), so it stays off.
-	DefaultBM25Proximity = false
-
 	// BoostDepth and BoostStrength bound the graph boost (graph.Boost):
 	// the top BoostDepth fused hits take part, and a hit gains at most
 	// BoostStrength of its own score (also the margin that makes another
@@ -114,22 +98,6 @@ const (
 	WeightModelEmbeddings = 1
 	WeightModelFeedback   = 0.5
 	BoostStrengthModel    = 0.05
-
-	// SelfTuneMaxQueries, SelfTuneMinQueries and SelfTuneMinT shape the
-	// per-vault choice of the lexical weights (search.SelfTune): at most
-	// SelfTuneMaxQueries known-item queries of one kind (piped link texts,
-	// then headings) are drawn from the vault, a kind with fewer than
-	// SelfTuneMinQueries is skipped, and a grid entry replaces the
-	// default only when its paired t statistic against the default over
-	// those queries is ≥ SelfTuneMinT. Frozen with these values before
-	// three held-out hand-written sets were opened; it gained there
-	// (docs/benchmarks.md, "Issue 12, sixth pass").
-	SelfTuneMaxQueries = 300
-	SelfTuneMinQueries = 20
-	SelfTuneMinT       = 2.0
-	// SelfTuneLexicalTotal is the BM25 + TF-IDF weight every grid entry
-	// keeps (the default's 2 + 1).
-	SelfTuneLexicalTotal = WeightBM25 + WeightTFIDF
 
 	// DefaultPrefilterLimit is the chunk count above which the dense
 	// signal scores only the notes the lexical signals found (their top
@@ -160,25 +128,3 @@ const (
 	// neither pushed up nor down against rated ones on average.
 	NeutralImportance = 5
 )
-
-// SelfTuneBackgroundBudget bounds the self-tuning serve and serve-http
-// run after they are ready, when the index keeps no choice yet: past it
-// the default weights stay until the next start (or `index`, which has no
-// bound). Not a ranking constant but its cost: measured on zettelkasten
-// (13k notes) and the 107k-note vault, docs/benchmarks.md "Issue 12,
-// sixth pass".
-const SelfTuneBackgroundBudget = 2 * time.Minute
-
-// SelfTuneBM25Weights is the grid search.SelfTune chooses from: the BM25
-// weight of each entry, TF-IDF taking SelfTuneLexicalTotal minus it (BM25
-// only, 4:1, 2:1 = the default, 1:1, 1:2, 1:4, TF-IDF only); the feedback
-// weight stays the default's. A function, as Go has no constant slices.
-func SelfTuneBM25Weights() []float64 { return []float64{3, 2.4, 2, 1.5, 1, 0.6, 0} }
-
-// SelfTuneBM25Bs are the values of BM25's b that self-tuning rule 2
-// (search.RuleWeightsAndB) tries with every entry of SelfTuneBM25Weights;
-// the first is the default (BM25B). Rule 1 keeps b at BM25B. The sixth
-// and seventh sessions measured 0.5 and 0.3 helping some vaults and
-// hurting others (docs/benchmarks.md, "BM25's b" and "BM25 b = 0.3 in
-// the product").
-func SelfTuneBM25Bs() []float64 { return []float64{BM25B, 0.5, 0.3} }

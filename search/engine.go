@@ -38,13 +38,8 @@ type Options struct {
 	// Weights are the RRF weights per signal (nil: equal weights); a
 	// request's own Weights take precedence.
 	Weights map[string]float64
-	// Tuning holds the weights the vault's own queries chose (SelfTune);
-	// they apply over the defaults unless Weights is set. Its BM25B
-	// applies unless BM25 is set.
-	Tuning Tuning
 	// BM25, when not the zero value, are BM25's k1 and b for every
-	// search, over the tuned and the default ones (rankers.BM25K1,
-	// rankers.BM25B).
+	// search, over the defaults (rankers.BM25K1, rankers.BM25B).
 	BM25 index.BM25Params
 	// Depth is how many candidates each signal contributes (0: the larger
 	// of 100 and 5 × limit).
@@ -58,10 +53,6 @@ type Options struct {
 	// Index adds the BM25 signal; it must be synced with the snapshot
 	// using the same chunk options.
 	Index *index.Index
-	// BM25Proximity adds a term-proximity bonus to BM25's first
-	// candidates' scores (proximity.go). The commands set it from
-	// --bm25-proximity, whose default is rankers.DefaultBM25Proximity.
-	BM25Proximity bool
 	// IndexErr, when the index could not be opened, is reported as the
 	// BM25 signal's error on every search (the server keeps running).
 	IndexErr error
@@ -340,7 +331,6 @@ func (e *Engine) rankAndFuse(ctx context.Context, req Request, filter Frontmatte
 	if err != nil {
 		return nil, err
 	}
-	e.proximityBM25(ctx, req, lists)
 	weights := e.Weights()
 	maps.Copy(weights, req.Weights) // a request's weights override per signal
 	if e.englishOnly() && mostlyCJK(req.Query) {
@@ -434,15 +424,20 @@ func annotate(hits []rankers.Fused, observed []rankers.Ranked) {
 }
 
 // Weights are the RRF weights searches use unless a request brings its
-// own: Options.Weights over DefaultWeights, else the self-tuned weights
-// (Options.Tuning) over DefaultWeights.
+// own: Options.Weights over DefaultWeights.
 func (e *Engine) Weights() map[string]float64 {
 	w := DefaultWeights(e.embedderID())
-	if len(e.opts.Weights) == 0 {
-		maps.Copy(w, e.opts.Tuning.Weights)
-	}
 	maps.Copy(w, e.opts.Weights)
 	return w
+}
+
+// BM25Params are the k1 and b BM25 scores with: Options.BM25 when set,
+// else rankers.BM25K1 and rankers.BM25B.
+func (e *Engine) BM25Params() index.BM25Params {
+	if e.opts.BM25 != (index.BM25Params{}) {
+		return e.opts.BM25
+	}
+	return index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}
 }
 
 // boost is Options.Boost, else the default for the engine's model.

@@ -39,10 +39,6 @@ func TestRestoreStateFile(t *testing.T) {
 			if d := passageDiff(ctx, f, got, saved); d != "" {
 				t.Fatal(d)
 			}
-			// The self-tuned engine shares the notes, so it reads the same way.
-			if d := passageDiff(ctx, f, got.WithTuning(got.Tuning()), saved); d != "" {
-				t.Fatal("WithTuning: " + d)
-			}
 			// Live changes: unchanged notes still live in the mapping.
 			m := vaulttest.NewMutator(t, root, 7)
 			paths := append(m.Step(), m.Step()...)

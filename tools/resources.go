@@ -39,7 +39,6 @@ type VaultInfo struct {
 	// SignalWeights and QueryTextSentTo say how a search ranks and what
 	// leaves the machine, so a client need not trust the README.
 	SignalWeights   map[string]float64 `json:"signal_weights" jsonschema:"RRF weight of each available signal; a signal weighted 0 is reported per hit but does not move hits."`
-	WeightsChosenBy string             `json:"weights_chosen_by,omitempty" jsonschema:"How the BM25, TF-IDF and feedback weights were chosen: by the vault's own known-item queries (piped link texts, else headings), or why the defaults were kept."`
 	BM25            *BM25Info          `json:"bm25,omitempty" jsonschema:"BM25's parameters, when the persistent index feeds the BM25 signal."`
 	QueryTextSentTo string             `json:"query_text_sent_to,omitempty" jsonschema:"The remote embedding server every search query's text is sent to (and changed notes' text after a write), when the embeddings use a remote model; absent when no text leaves the machine."`
 	WriteEnabled    bool               `json:"write_enabled"`
@@ -54,14 +53,10 @@ type VaultInfo struct {
 	HiddenFiles     int                `json:"hidden_files" jsonschema:"How many other files (attachments) the privacy rules hide."`
 }
 
-// BM25Info are the parameters BM25 scores with: the defaults, the b the
-// vault's own queries chose (self-tuning rule 2) or --bm25-b.
+// BM25Info are the parameters BM25 scores with: the defaults or --bm25-b.
 type BM25Info struct {
 	K1 float64 `json:"k1" jsonschema:"Term-frequency saturation."`
 	B  float64 `json:"b" jsonschema:"Length normalisation: 0 none, 1 full."`
-	// Proximity says whether BM25's first candidates gain a term-proximity
-	// bonus (queries of two or more terms).
-	Proximity bool `json:"proximity" jsonschema:"Whether BM25's first candidates gain a term-proximity bonus (queries of two or more terms; --bm25-proximity)."`
 }
 
 // addResources registers obsidian://vault/info and lists the notes as
@@ -127,10 +122,9 @@ func (s *Server) vaultInfo() VaultInfo {
 		// re-ranked by how close the query's terms are in them.
 		info.SignalWeights[rankers.SignalProximity] = w
 	}
-	info.WeightsChosenBy = e.Tuning().Why
 	if slices.Contains(info.Signals, rankers.SignalBM25) {
 		p := e.BM25Params()
-		info.BM25 = &BM25Info{K1: p.K1, B: p.B, Proximity: e.BM25Proximity()}
+		info.BM25 = &BM25Info{K1: p.K1, B: p.B}
 	}
 	info.QueryTextSentTo = e.RemoteEmbeddings()
 	if emb := e.Embeddings(); emb != nil {

@@ -59,7 +59,7 @@ func TestVaultInfoResource(t *testing.T) {
 			}
 			// BM25's parameters are reported exactly when BM25 runs.
 			wantBM25 := slices.Contains(tt.signals, "bm25")
-			if (info.BM25 != nil) != wantBM25 || (wantBM25 && (info.BM25.K1 != 1.2 || info.BM25.B != 0.75 || info.BM25.Proximity)) {
+			if (info.BM25 != nil) != wantBM25 || (wantBM25 && (info.BM25.K1 != 1.2 || info.BM25.B != 0.75)) {
 				t.Fatalf("bm25 %+v, want parameters %v", info.BM25, wantBM25)
 			}
 			if !slices.Equal(info.Tools, srv.Registered()) || !slices.Contains(info.Tools, "obsidian_list_notes") || !slices.Contains(info.Tools, "obsidian_read_note") {
@@ -70,7 +70,7 @@ func TestVaultInfoResource(t *testing.T) {
 }
 
 // TestVaultInfoProximity checks that vault/info says whether term
-// proximity votes, with which weight, and whether it is in BM25's score.
+// proximity votes, and with which weight, next to BM25's parameters.
 func TestVaultInfoProximity(t *testing.T) {
 	ctx := context.Background()
 	ix, err := openIndex(ctx, "../testdata/vault", filepath.Join(t.TempDir(), "ix.db"))
@@ -85,7 +85,7 @@ func TestVaultInfoProximity(t *testing.T) {
 	if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix, BM25Proximity: true,
+	eng, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix,
 		Weights: map[string]float64{rankers.SignalProximity: 0.25}})
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +98,8 @@ func TestVaultInfoProximity(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.Contents[0].Text), &info); err != nil {
 		t.Fatal(err)
 	}
-	if info.SignalWeights[rankers.SignalProximity] != 0.25 || info.BM25 == nil || !info.BM25.Proximity {
-		t.Fatalf("signal_weights %v, bm25 %+v: want proximity 0.25 and bm25.proximity", info.SignalWeights, info.BM25)
+	if info.SignalWeights[rankers.SignalProximity] != 0.25 || info.BM25 == nil || info.BM25.B != rankers.BM25B {
+		t.Fatalf("signal_weights %v, bm25 %+v: want proximity 0.25 and the default bm25", info.SignalWeights, info.BM25)
 	}
 }
 

@@ -28,9 +28,8 @@ func TestClearIndex(t *testing.T) {
 			t.Fatalf("%s%s still exists", p, suffix)
 		}
 	}
-	// Nothing named after the index is left (engine state, vault model,
-	// the self-tuned choice: it lives in the index itself), but the sync
-	// lock file, which another process may hold.
+	// Nothing named after the index is left (engine state, vault model),
+	// but the sync lock file, which another process may hold.
 	left, _ := filepath.Glob(p + "*")
 	if len(left) != 1 || left[0] != p+".lock" {
 		t.Fatalf("left behind: %v", left)

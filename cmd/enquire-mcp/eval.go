@@ -23,7 +23,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	signals := fs.String("signals", "", "comma-separated signals to fuse (tfidf,bm25,embeddings); default: all available")
 	boost := fs.Bool("graph-boost", true, "apply the graph boost (single configuration)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	dumpFile := fs.String("dump-lists", "", "write every signal's ranked list per query (JSON lines, for offline fusion experiments: bench/fusionlab) to this file and exit")
+	dumpFile := fs.String("dump-lists", "", "write every signal's ranked list per query (JSON lines: the inputs of an offline fusion replay, eval.ListDump) to this file and exit")
 	runFile := fs.String("run", "", "write the TREC run of the default configuration to this file")
 	indexFile := fs.String("index-file", "", "persistent index for the BM25 signal (default: a temporary file)")
 	noIndex := fs.Bool("no-index", false, "evaluate without the persistent index (no BM25, no embeddings)")
@@ -47,9 +47,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(pos) != 1 {
 		return usageError("give exactly one dataset folder (BEIR layout)")
-	}
-	if err := tune.check(); err != nil {
-		return err
 	}
 	if err := vf.checkContent(); err != nil {
 		return err
@@ -94,9 +91,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	eng := l.eng
 	fmt.Fprintf(stderr, "dataset %s (%s): %d queries, %d documents, loaded and indexed in %s\n",
 		pos[0], *split, len(ds.Queries), len(eng.Snapshot().Notes), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stderr, "self-tuned weights: %s\n", l.tuneWhy)
 	fmt.Fprintf(stderr, "bm25: k1=%g b=%g\n", eng.BM25Params().K1, eng.BM25Params().B)
-	fmt.Fprintf(stderr, "bm25 proximity bonus: %v\n", eng.BM25Proximity())
 	if *dumpFile != "" {
 		return dumpLists(ctx, eng, ds, *dumpFile)
 	}

@@ -62,7 +62,7 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: enquire-mcp %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+		printShownDefaults(fs)
 	}
 	return fs
 }
@@ -88,4 +88,44 @@ func warnUnknownTools(srv interface{ Registered() []string }, sf serveFlags, log
 			logger.Warn("--enabled-tools names a tool that is not registered", "tool", name)
 		}
 	}
+}
+
+// removed is the value of a flag that no longer does anything: any value
+// is accepted, and setting it prints one line to the flag set's output.
+// Usage leaves such flags out.
+type removed struct {
+	fs      *flag.FlagSet
+	name    string
+	boolean bool
+	why     string
+}
+
+// removedFlag adds a removed flag to fs; boolean says whether it takes no
+// value (--flag, --flag=false) or one (--flag V).
+func removedFlag(fs *flag.FlagSet, name string, boolean bool, why string) {
+	fs.Var(&removed{fs: fs, name: name, boolean: boolean, why: why}, name, "removed: "+why)
+}
+
+func (r *removed) String() string { return "" }
+
+// Set says that the flag is ignored.
+func (r *removed) Set(string) error {
+	fmt.Fprintf(r.fs.Output(), "enquire-mcp: --%s was removed and is ignored: %s\n", r.name, r.why)
+	return nil
+}
+
+// IsBoolFlag lets a boolean removed flag stand without a value.
+func (r *removed) IsBoolFlag() bool { return r.boolean }
+
+// printShownDefaults is fs.PrintDefaults without the removed flags.
+func printShownDefaults(fs *flag.FlagSet) {
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	shown.SetOutput(fs.Output())
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, gone := f.Value.(*removed); !gone {
+			shown.Var(f.Value, f.Name, f.Usage)
+			shown.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	shown.PrintDefaults()
 }

@@ -86,39 +86,6 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	}
 }
 
-// TestIndexFinishesAHealItStarted: damage the open-time check cannot see
-// (FTS5 blocks garbled) met by the queries `index --self-tune` runs to
-// choose the weights starts the same rebuild serve does; `index` waits for it and
-// chooses again on the rebuilt file instead of exiting with the damage
-// in place. The index it leaves passes SQLite's and FTS5's checks.
-func TestIndexFinishesAHealItStarted(t *testing.T) {
-	bin := buildBinary(t)
-	root := vaulttest.Copy(t, fixtureVault)
-	ixFile := filepath.Join(t.TempDir(), "ix.db")
-	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
-	garbleFTS(t, ixFile)
-	// Without the saved state the weights' queries read FTS5, not a copy.
-	if err := os.Remove(index.StatePath(ixFile)); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile, "--self-tune").CombinedOutput()
-	if err != nil {
-		t.Fatalf("index: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "damaged") {
-		t.Fatalf("the damage was not met, so this test checks nothing:\n%s", out)
-	}
-	real, _ := vault.RealRoot(root)
-	ix, err := index.Open(context.Background(), ixFile, index.NewSettings(real, false, chunk.DefaultOptions), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if err := ix.Check(context.Background()); err != nil {
-		t.Fatalf("index left damaged: %v\n%s", err, out)
-	}
-}
-
 // garbleFTS overwrites FTS5's data blocks past the first ten with random
 // bytes: damage that opening the file does not notice.
 func garbleFTS(t *testing.T, ixFile string) {
@@ -160,7 +127,7 @@ func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile, "--self-tune").CombinedOutput()
+	out, err := exec.Command(bin, "index", "--vault", root, "--index-file", ixFile).CombinedOutput()
 	if err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}

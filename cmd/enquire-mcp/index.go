@@ -22,8 +22,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	var vf vaultFlags
 	vf.registerIndex(fs)
 	vf.ocr.register(fs)
-	vf.tune.registerSelfTune(fs)
-	fs.IntVar(&vf.tune.rule, "self-tune-rule", int(defaultSelfTuneRule), "self-tuning rule the weights are chosen by, with --self-tune (see serve --help)")
+	registerRemovedTuning(fs)
 	rebuild := fs.Bool("rebuild", false, "delete the index and build it from scratch")
 	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile (go tool pprof) of the whole run to this file (diagnostics)")
 	if err := parseFlags(fs, args); err != nil {
@@ -34,9 +33,6 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return err
 	}
 	defer func() { err = errors.Join(err, stopProfile()) }()
-	if err := vf.tune.check(); err != nil {
-		return err
-	}
 	if err := vf.checkContent(); err != nil {
 		return err
 	}
@@ -93,11 +89,10 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintf(stdout, "    %s\n", w)
 	}
 	fmt.Fprintf(stdout, "  took %s\n", st.Duration.Round(1e6))
-	if !vf.tune.tuning() && vf.stateFresh(ctx, ix, root, rules, src) {
-		// Nothing to choose, and the saved engine state is the one a start
-		// from it would save again: loading it would only confirm that.
+	if vf.stateFresh(ctx, ix, root, rules, src) {
+		// The saved engine state is the one a start from it would save
+		// again: loading it would only confirm that.
 		fmt.Fprintf(stdout, "  engine state for the next start: up to date\n")
-		fmt.Fprintf(stdout, "  weights: %s\n", selfTuneOffWhy)
 		return ix.Close()
 	}
 	if st.Added+st.Updated+st.Renamed+st.Deleted+st.Purged > 0 {
@@ -108,14 +103,12 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		go func() { defer close(built); ix.EnsureMem(ctx) }()
 		defer func() { <-built }()
 	}
-	vf.retune = true // under --self-tune, the weights the vault's queries choose, made again
 	vf.synced, vf.reuse = ix, memo.reuse
-	how, tuned, err := vf.prepareState(ctx, stderr)
+	how, err := vf.prepareState(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "  engine state for the next start: %s\n", how)
-	fmt.Fprintf(stdout, "  weights: %s\n", tuned)
 	return nil
 }
 

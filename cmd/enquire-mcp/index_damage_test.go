@@ -127,14 +127,13 @@ func TestDamagedIndexHealsInEveryCommand(t *testing.T) {
 var damageQueries = []string{"chlorophyll Calvin cycle", "sourdough hydration", "python graph search", "garden tomato", "levain"}
 
 // damageAnswers starts serve or serve-http on root (the index at the
-// default location, weights not self-tuned so that every run ranks
-// alike), runs damageQueries, stops it and returns the answers (BM25 must
+// default location), runs damageQueries, stops it and returns the answers (BM25 must
 // be among their signals) and its log.
 func damageAnswers(t *testing.T, bin, root, command string) (answers, log string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	args := []string{"--vault", root, "--no-self-tune", "--watch=false"}
+	args := []string{"--vault", root, "--watch=false"}
 	var cs *mcp.ClientSession
 	var logs fmt.Stringer
 	var stop func()

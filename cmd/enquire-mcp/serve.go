@@ -42,7 +42,7 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	logger := stderrLogger(stderr)
-	vf.keepState, vf.tuneLater = true, true
+	vf.keepState = true
 	l, err := vf.load(ctx, logger)
 	if err != nil {
 		return err
@@ -53,7 +53,6 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	defer stop()
 	sf.maxFileSize = vf.maxFileSize
 	srv := sf.newServer(ctx, l, logger, "stdio")
-	l.tuneInBackground(ctx)
 	if err := srv.MCP().Run(ctx, stdio.Std(logger)); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -128,7 +127,7 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
 		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", eng.Signals(), "index", l.ixWhy,
 		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "start", l.warm, "transport", transport,
-		"query_text_sent_to", sentTo(eng), "weights_chosen_by", l.tuneWhy)
+		"query_text_sent_to", sentTo(eng))
 	return srv
 }
 

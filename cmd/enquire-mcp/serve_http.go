@@ -221,7 +221,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}
 	url := scheme + "://" + ln.Addr().String() + httpserve.MCPPath
 
-	vf.keepState, vf.tuneLater = true, true
+	vf.keepState = true
 	l, err := vf.load(ctx, logger)
 	if err != nil {
 		stop()
@@ -256,7 +256,6 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	}
 	warmUp(ctx, srv, hf.warmup, logger)
 	hs.Attach(srv.MCP())
-	l.tuneInBackground(serveCtx) // after the BM25 copy: its searches use it
 	logger.Info("serve-http listening", "url", url, "auth", token != "", "stateful", hf.stateful, "rate_per_min", hf.rate)
 	if err := <-served; err != nil {
 		return err

@@ -223,50 +223,49 @@ func (l *loaded) adoptVectors(ctx context.Context, saved *search.Engine) {
 // prepareState brings the engine state up to date after an index run, so
 // that the next serve or search starts from it: cheaply from the state
 // saved before when there is one, else by loading every file once. It
-// says which it did. Damage its loading meets (the weights' queries
-// read the index) starts the rebuild serve would make; it is waited for
-// and the state and weights made again on the rebuilt index, so that
-// `index` never exits with damage it has seen left in place.
-func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (how, tuned string, err error) {
-	how, tuned, healed, err := v.prepareStateOnce(ctx, stderr)
+// says which it did. Damage its loading meets starts the rebuild serve
+// would make; it is waited for and the state made again on the rebuilt
+// index, so that `index` never exits with damage it has seen left in
+// place.
+func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (how string, err error) {
+	how, healed, err := v.prepareStateOnce(ctx, stderr)
 	if err == nil && healed {
-		fmt.Fprintln(stderr, "index rebuilt after damage; weights and engine state made again")
-		how, tuned, _, err = v.prepareStateOnce(ctx, stderr)
+		fmt.Fprintln(stderr, "index rebuilt after damage; engine state made again")
+		how, _, err = v.prepareStateOnce(ctx, stderr)
 	}
-	return how, tuned, err
+	return how, err
 }
 
 // prepareStateOnce is one pass of prepareState; healed says that the
 // index met damage and was rebuilt meanwhile.
-func (v *vaultFlags) prepareStateOnce(ctx context.Context, stderr io.Writer) (how, tuned string, healed bool, err error) {
+func (v *vaultFlags) prepareStateOnce(ctx context.Context, stderr io.Writer) (how string, healed bool, err error) {
 	l, err := v.load(ctx, errorLogger(stderr))
 	if err != nil {
-		return "", "", false, err
+		return "", false, err
 	}
 	defer l.Close()
 	if l.ix != nil && (l.ix.Damaged() != nil || l.healed.Load()) {
 		if err := l.ix.WaitHealed(ctx); err != nil {
-			return "", "", false, err
+			return "", false, err
 		}
 		if err := l.ix.Damaged(); err != nil {
-			return "", "", false, fmt.Errorf("rebuilding the damaged index: %w", err)
+			return "", false, fmt.Errorf("rebuilding the damaged index: %w", err)
 		}
-		return "", "", true, nil
+		return "", true, nil
 	}
-	tuned = l.tuneSummary()
 	if l.ix == nil {
-		return "none (no index)", tuned, false, nil
+		return "none (no index)", false, nil
 	}
 	if l.fromState && l.changedSince == 0 && l.memWhy == "" && l.vecWhy == "" {
-		return "up to date", tuned, false, nil
+		return "up to date", false, nil
 	}
 	if err := l.saveState(l.eng, l.stateKey(), index.StatePath(l.ix.Path())); err != nil {
-		return "", "", false, err
+		return "", false, err
 	}
 	if l.fromState {
-		return fmt.Sprintf("updated (%d files changed since it was saved)", l.changedSince), tuned, false, nil
+		return fmt.Sprintf("updated (%d files changed since it was saved)", l.changedSince), false, nil
 	}
-	return "saved (built from the files)", tuned, false, nil
+	return "saved (built from the files)", false, nil
 }
 
 type walkResult struct {

@@ -57,11 +57,8 @@ func warmStartEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool
 		if !strings.HasPrefix(l.warm, wantStart) {
 			t.Fatalf("started from %q, want %q…", l.warm, wantStart)
 		}
-		// Compared here are the engines, with the same weights
-		// (WithTuning: under --self-tune a choice is kept while the
-		// vault changes, and a fresh index would choose anew).
 		want := freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20})
-		if d := enginetest.Diff(ctx, l.eng, want.eng.WithTuning(l.eng.Tuning()), enginetest.Queries); d != "" {
+		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {
 			t.Fatalf("started from %q: differs from a fresh start: %s", l.warm, d)
 		}
 		if d := indexDiff(t, l, want); d != "" {

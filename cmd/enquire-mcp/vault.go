@@ -47,13 +47,7 @@ type vaultFlags struct {
 	// recency is --recency-weight, the engine's default recency weight.
 	recency        unitFlag
 	prefilterLimit int
-	// retune computes the self-tuned choice again instead of reading the
-	// kept one (the index command with --self-tune; selftune.go).
-	retune bool
-	// tuneLater (serve, serve-http) defers a choice the index does not
-	// keep to tuneInBackground, after ready.
-	tuneLater bool
-	// tune is --self-tune, --self-tune-rule and --bm25-b.
+	// tune is --bm25-b.
 	tune tuneFlags
 	// statePread makes every saved engine state read with pread, however
 	// small (tests of that path; see stateReadMappedMax).
@@ -75,7 +69,7 @@ func (v *vaultFlags) register(fs *flag.FlagSet) {
 	fs.Var(&v.recency, "recency-weight", "blend file freshness into every search's score, 0-1 (default 0: age does not rank); a request's recency_weight overrides it")
 	fs.BoolVar(&v.persistent, "persistent-index", false, "sync the persistent index at start and add the BM25 signal (default: on when \"enquire-mcp index\" made one for this vault)")
 	fs.BoolVar(&v.noIndex, "no-index", false, "ignore the persistent index even when one exists (TF-IDF only)")
-	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0, or with --self-tune the BM25:TF-IDF weights the vault's own links or headings chose; see docs/benchmarks.md)")
+	fs.Var(&v.weights, "rrf-weights", "RRF weights per signal, e.g. bm25=1,tfidf=1,embeddings=1 for plain equal weights (default: bm25=2,tfidf=1,embeddings=1,feedback=0.5, the built-in and vault models 0; see docs/benchmarks.md)")
 	v.tune.register(fs)
 	v.embed.register(fs, "")
 	v.ocr.register(fs)
@@ -224,20 +218,6 @@ type loaded struct {
 	warm         string
 	fromState    bool
 	changedSince int
-	// tuneWhy says which weights the vault's own queries chose, or why
-	// none (applySelfTune).
-	tuneWhy string
-	// tuneTook is how long a choice made during load took (0: none was).
-	tuneTook time.Duration
-	// tunePending says the choice is left to tuneInBackground, which
-	// sets tuneCancel and tuneDone; tuneApplied (tests) is called with
-	// the choice once it is swapped in, l.mu held; tuneChoose (tests)
-	// replaces search.Engine.SelfTune there.
-	tunePending bool
-	tuneCancel  context.CancelFunc
-	tuneDone    chan struct{}
-	tuneApplied func(search.Tuning)
-	tuneChoose  func(*search.Engine, context.Context) (search.Tuning, error)
 	// memWhy says why the in-memory BM25 copy saved with the engine state
 	// was not used ("" when it was).
 	memWhy string
@@ -248,10 +228,8 @@ type loaded struct {
 	early chan restored
 }
 
-// Close stops a background self-tuning, saves the engine state if a save
-// is due and closes the index.
+// Close saves the engine state if a save is due and closes the index.
 func (l *loaded) Close() error {
-	l.stopTuning()
 	l.flushState()
 	if l.ix != nil {
 		return l.ix.Close()
@@ -301,13 +279,10 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	start := time.Now()
 	l := &loaded{root: root, logger: logger, flags: v, an: analysis.New(), rulesAt: rulesAt}
-	if err := v.tune.check(); err != nil {
-		return nil, err
-	}
 	warn := func(msg string) { logger.Warn(msg) }
 	l.vaultOpts = vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, PDF: v.reader(nil, warn), Filter: vaultFilter(rules), Reuse: v.reuse}
 	l.searchOpts = search.Options{StaleDays: v.staleDays, Chunk: chunk.DefaultOptions, Weights: v.weights.m,
-		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit, BM25: v.tune.bm25(), BM25Proximity: v.tune.proximity}
+		RecencyWeight: v.recency.v, RerankTopN: v.rerank.topN, PrefilterLimit: v.prefilterLimit, BM25: v.tune.bm25()}
 	if v.boostStrength > 0 {
 		l.searchOpts.Boost = graph.BoostOptions{Depth: rankers.BoostDepth, Strength: v.boostStrength}
 	}
@@ -349,7 +324,6 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 		l.Close()
 		return nil, err
 	}
-	l.applySelfTune(ctx)
 	l.took = time.Since(start)
 	logPrivacy(logger, rules, l.eng.Snapshot())
 	return l, nil
