@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -286,12 +287,11 @@ func TestPhraseTokens(t *testing.T) {
 	}
 }
 
-// TestPostingsAgree checks that the three ways readScores gets a phrase's
-// rows and weighted counts agree exactly: solved from FTS5's bm25()
-// (matchPhrase, solveCounts, which must succeed), and counted from
-// fts5vocab (rows of one token: tokenRows; instances at consecutive
-// offsets: phraseInstances), for every term of the mixed and generated
-// queries.
+// TestPostingsAgree checks that the ways to get a phrase's rows and
+// weighted counts agree exactly: solved from FTS5's bm25() (solvedRows,
+// which must succeed), and counted from fts5vocab as readScores does
+// (rows of one token: tokenRows; instances at consecutive offsets:
+// phraseInstances), for every term of the mixed and generated queries.
 func TestPostingsAgree(t *testing.T) {
 	for _, v := range []struct {
 		name    string
@@ -366,34 +366,59 @@ func TestPostingsAgree(t *testing.T) {
 	}
 }
 
-// solvedRows is one phrase's rows and counts as readScores gets them:
-// matchPhrase, the rows' sizes, solveCounts (which must succeed).
+// solvedRows is one phrase's rows and counts recovered from FTS5's own
+// bm25() scores, the reference the fts5vocab reads are checked against:
+// bm25() scores each row at FTS5's k1 and b, and its other inputs (the
+// phrase's idf, the row's size, the mean size) are known, so
+// s = idf·f·(k1+1)/(f + K) gives f = s·K/(idf·(k1+1) − s). f is a sum of
+// integer column weights, so every solution must be within 1e-6 of one.
 func solvedRows(ix *Index, c *sqlite3.Conn, term string, nRow, nToken int64) (phraseRows, error) {
-	m, err := ix.matchPhrase(c, term)
-	if err != nil || len(m.ids) == 0 {
-		return phraseRows{}, err
+	w := make([]string, len(columnWeights))
+	for i, col := range columnWeights {
+		w[i] = fmt.Sprintf("%d.0", col.weight)
 	}
-	size, err := ix.readSizes(c, m.ids)
+	st, _, err := c.Prepare(`SELECT rowid, -bm25(fts, ` + strings.Join(w, ", ") + `) FROM fts WHERE fts MATCH ? ORDER BY rowid`)
 	if err != nil {
 		return phraseRows{}, err
 	}
-	rows := make([]uint32, len(m.ids))
-	for i := range rows {
-		rows[i] = uint32(i)
+	defer st.Close()
+	if err := st.BindText(1, term); err != nil {
+		return phraseRows{}, err
 	}
-	freq, ok := solveCounts(newBM25(fts5Params, nRow, nToken), m.score, rows, size)
-	if !ok {
-		return phraseRows{}, fmt.Errorf("counts not solved from %v", m.score)
+	var ids []int64
+	var score []float64
+	for st.Step() {
+		ids = append(ids, st.ColumnInt64(0))
+		score = append(score, st.ColumnFloat(1))
 	}
-	return phraseRows{ids: m.ids, freq: freq}, nil
+	if err := st.Err(); err != nil || len(ids) == 0 {
+		return phraseRows{}, err
+	}
+	size, err := ix.readSizes(c, ids)
+	if err != nil {
+		return phraseRows{}, err
+	}
+	s := newBM25(fts5Params, nRow, nToken)
+	idf := s.idf(int64(len(ids)))
+	freq := make([]uint32, len(ids))
+	for i, sc := range score {
+		k := s.k1 * (1 - s.b + s.b*float64(size[i])/s.avgdl)
+		f := sc * k / (idf*(s.k1+1) - sc)
+		n := math.Round(f)
+		if !(math.Abs(f-n) < 1e-6) || n < 1 {
+			return phraseRows{}, fmt.Errorf("count %v of row %d not solved from bm25() %v", f, ids[i], sc)
+		}
+		freq[i] = uint32(n)
+	}
+	return phraseRows{ids: ids, freq: freq}, nil
 }
 
 func samePostings(a, b phraseRows) bool {
 	return slices.Equal(a.ids, b.ids) && slices.Equal(a.freq, b.freq)
 }
 
-// TestVocabReadsSeekTheTerm: the fts5vocab reads (the fallback of
-// solveCounts) must seek their term, not scan every instance of the
+// TestVocabReadsSeekTheTerm: the fts5vocab reads (how a search the
+// in-memory copy cannot answer counts) must seek their term, not scan every instance of the
 // index: fts5vocab's plan sets bit 0x100 of its index number for a
 // term = constraint. The size read must seek docsize by row id.
 func TestVocabReadsSeekTheTerm(t *testing.T) {

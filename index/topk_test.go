@@ -13,13 +13,13 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// fts5Params are the k1 and b FTS5's bm25() hard-codes: with them, Search
-// must give exactly what bm25() gives (referenceSQL).
-var fts5Params = BM25Params{K1: fts5K1, B: fts5B}
+// fts5Params are the k1 and b FTS5's bm25() hard-codes (fts5_aux.c):
+// with them, Search must give exactly what bm25() gives (referenceSQL).
+var fts5Params = BM25Params{K1: 1.2, B: 0.75}
 
-// lowB are FTS5's k1 with the weaker length normalisation the seventh
-// session measured (b = 0.3, not adopted): parameters bm25() cannot
-// compute, which both of Search's paths must still agree on.
+// lowB are FTS5's k1 with a weaker length normalisation (b = 0.3):
+// parameters bm25() cannot compute, which both of Search's paths must
+// still agree on.
 var lowB = BM25Params{K1: 1.2, B: 0.3}
 
 // referenceSQL is the plain form of Search's query with FTS5's own
