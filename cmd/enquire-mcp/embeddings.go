@@ -115,6 +115,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	fmt.Fprintf(stdout, "embeddings for %s in %s\n", root, ix.Path())
 	fmt.Fprintf(stdout, "  model: %s (%s, %d dimensions)\n", ef.model, st.Model, st.Dim)
+	fmt.Fprintln(stdout, rankingLine(ef.model, model))
 	fmt.Fprintf(stdout, "  chunks: %d embedded, %d kept, %d skipped as changed since the sync; %d old vectors removed", st.Embedded, st.Kept, st.Stale, st.Pruned)
 	if st.Replaced > 0 {
 		fmt.Fprintf(stdout, ", %d vectors of the previous model replaced", st.Replaced)
