@@ -1,6 +1,6 @@
 // Package embed defines what every embedding provider implements. The
 // providers live in sub-packages (static word-vector models in static,
-// the built-in GloVe table in glove, model2vec models in model2vec,
+// the built-in distilled table in minilm, model2vec models in model2vec,
 // Ollama and OpenAI-compatible servers in remote); models.Open picks one
 // by alias.
 package embed
@@ -31,7 +31,7 @@ func (k Kind) String() string {
 // concurrent use.
 type Embedder interface {
 	// ID identifies the model exactly — provider, model, version and
-	// dimension, e.g. "builtin:glove-6b-100d-65k@1/100". Vectors of
+	// dimension, e.g. "builtin:model2vec-minilm-l6-256@1/256". Vectors of
 	// different IDs are never mixed.
 	ID() string
 	// Dim is the vector dimension.

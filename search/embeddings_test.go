@@ -150,7 +150,7 @@ func TestZeroWeightSignalOnlyAnnotates(t *testing.T) {
 }
 
 func TestDefaultWeights(t *testing.T) {
-	if w := DefaultWeights("builtin:glove-6b-100d-65k@1/100"); w[rankers.SignalEmbeddings] != 0 || w[rankers.SignalBM25] != 2 || w[rankers.SignalTFIDF] != 1 {
+	if w := DefaultWeights("builtin:model2vec-minilm-l6-256@1/256"); w[rankers.SignalEmbeddings] != 0 || w[rankers.SignalBM25] != 2 || w[rankers.SignalTFIDF] != 1 {
 		t.Fatalf("builtin weights %v", w)
 	}
 	if w := DefaultWeights("vault:ppmi-svd-0123456789ab-t6@1/128"); w[rankers.SignalEmbeddings] != rankers.WeightVaultEmbeddings || w[rankers.SignalBM25] != 2 {

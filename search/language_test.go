@@ -41,7 +41,7 @@ func TestTransformerDefaults(t *testing.T) {
 	if b := DefaultBoost("transformer:all-MiniLM-L6-v2@0123456789ab/384"); b.Strength != rankers.BoostStrengthModel || b.Depth != rankers.BoostDepth {
 		t.Errorf("transformer boost %+v", b)
 	}
-	for _, id := range []string{"", "builtin:glove-6b-100d-65k@1/100", "ollama:nomic-embed-text/768"} {
+	for _, id := range []string{"", "builtin:model2vec-minilm-l6-256@1/256", "ollama:nomic-embed-text/768"} {
 		if b := DefaultBoost(id); b != graph.DefaultBoost {
 			t.Errorf("boost of %q = %+v, want %+v", id, b, graph.DefaultBoost)
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 )
 
-// builtinModelPrefix starts the ID of the GloVe model compiled into the
-// binary, vaultModelPrefix that of the model learned from the vault.
+// builtinModelPrefix starts the ID of the model compiled into the
+// binary (embed/minilm), vaultModelPrefix that of the model learned from the vault.
 const (
 	builtinModelPrefix = "builtin:"
 	vaultModelPrefix   = "vault:"
@@ -27,8 +27,8 @@ const (
 // twice as much as TF-IDF, the two lexical signals being largely redundant
 // and BM25 the better one on long texts; a dense model of unknown quality
 // (Ollama, OpenAI-compatible, model2vec) weighs like TF-IDF. The built-in
-// GloVe model weighs 0 — every positive weight lowered nDCG@10 on both
-// tuning sets — so it annotates hits (per_signal) without moving them; so
+// model weighs 0 (rankers.WeightBuiltinEmbeddings says why), so it
+// annotates hits (per_signal) without moving them; so
 // does the model learned from the vault ("vault"), for the same reason.
 // Feedback, the second TF-IDF pass expanded from the first hits
 // (rankers.TFIDF.Feedback), weighs 0.5: the best of the settings tried

@@ -26,7 +26,7 @@ type embedFlags struct {
 }
 
 func (e *embedFlags) register(fs *flag.FlagSet, def string) {
-	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline GloVe, English), "vault" (word vectors learned from this vault), a model2vec or transformer (ort build) alias installed with install-model, a model folder, "ollama:MODEL" or "openai:MODEL"`)
+	fs.StringVar(&e.model, "embedding-model", def, `embedding model: "builtin" (offline, a static table distilled from all-MiniLM-L6-v2, English), "vault" (word vectors learned from this vault), a model2vec or transformer (ort build) alias installed with install-model, a model folder, "ollama:MODEL" or "openai:MODEL"`)
 	fs.StringVar(&e.baseURL, "embedding-url", "", "server of ollama:/openai: models (default: ENQUIRE_OLLAMA_URL / ENQUIRE_OPENAI_BASE_URL or the provider's default); the API key comes from ENQUIRE_OPENAI_API_KEY or OPENAI_API_KEY")
 	fs.StringVar(&e.cache, "model-dir", "", "folder of installed models (default: the user cache dir)")
 	fs.StringVar(&e.ortLib, "ort-lib", "", "ONNX Runtime shared library for transformer models (default: $ENQUIRE_ORT_LIB, else next to the binary)")
@@ -115,6 +115,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	fmt.Fprintf(stdout, "embeddings for %s in %s\n", root, ix.Path())
 	fmt.Fprintf(stdout, "  model: %s (%s, %d dimensions)\n", ef.model, st.Model, st.Dim)
+	fmt.Fprintln(stdout, rankingLine(ef.model, model))
 	fmt.Fprintf(stdout, "  chunks: %d embedded, %d kept, %d skipped as changed since the sync; %d old vectors removed", st.Embedded, st.Kept, st.Stale, st.Pruned)
 	if st.Replaced > 0 {
 		fmt.Fprintf(stdout, ", %d vectors of the previous model replaced", st.Replaced)

@@ -5,7 +5,7 @@
 // Levy, Goldberg and Dagan, 2015). Texts are embedded like the built-in
 // model, with SIF weights and the common component removed (package
 // static), so names, jargon, CJK grams and every language of the vault get
-// vectors, which the English GloVe table lacks.
+// vectors, which the built-in English table lacks.
 //
 // Learning is pure Go, deterministic (a fixed seed for the random
 // projection; sums in a fixed order) and takes seconds on a 13,000-note

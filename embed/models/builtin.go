@@ -2,11 +2,11 @@ package models
 
 import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
-	"github.com/enquire-mcp/enquire-mcp/embed/glove"
+	"github.com/enquire-mcp/enquire-mcp/embed/minilm"
 )
 
 func openBuiltin() (embed.Embedder, error) {
-	m, err := glove.Load()
+	m, err := minilm.Load()
 	if err != nil {
 		return nil, wrap(DefaultAlias, err)
 	}

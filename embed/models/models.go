@@ -1,5 +1,6 @@
 // Package models opens an embedding model by the alias a user types:
-// "builtin" (the GloVe table compiled into the binary), "vault" (word
+// "builtin" (a static table distilled from all-MiniLM-L6-v2,
+// compiled into the binary), "vault" (word
 // vectors learned from the vault by build-embeddings), a model2vec alias
 // or folder installed with `enquire-mcp install-model`, a transformer
 // model (embed/onnx; the ort build only), "ollama:<model>"

@@ -130,7 +130,8 @@ func BenchmarkEmbedDocuments(b *testing.B) {
 }
 
 // BenchmarkBuiltinDocuments is the same work for the built-in pure-Go
-// model (GloVe), the baseline of the ratio in docs/benchmarks.md.
+// model (the distilled static table), the baseline of the ratio in
+// docs/benchmarks.md.
 func BenchmarkBuiltinDocuments(b *testing.B) {
 	_, _, words := miniLM(b)
 	e, err := models.Open(context.Background(), "builtin", models.Options{})

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
-	"github.com/enquire-mcp/enquire-mcp/embed/glove"
+	"github.com/enquire-mcp/enquire-mcp/embed/minilm"
 )
 
 // prose is note-like English with the usual mess: capitals, punctuation,
@@ -44,10 +44,10 @@ func chunks(n int) []string {
 }
 
 // BenchmarkEmbed measures the whole pipeline of the built-in model on
-// 150-word chunks — NFKC check, tokenizing, lookups, weighted sum,
-// component removal, normalisation — in batches of 64, on one goroutine.
+// 150-word chunks — WordPiece tokenizing, lookups, weighted sum,
+// normalisation — in batches of 64, on one goroutine.
 func BenchmarkEmbed(b *testing.B) {
-	m, err := glove.Load()
+	m, err := minilm.Load()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func BenchmarkEmbed(b *testing.B) {
 
 // BenchmarkEmbedParallel is BenchmarkEmbed on every core.
 func BenchmarkEmbedParallel(b *testing.B) {
-	m, err := glove.Load()
+	m, err := minilm.Load()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,7 @@
 // Rows are stored as int8 with one float32 scale per row and dequantised
 // on the fly while summing, so a 50,000-word, 100-dimension table takes
 // 5 MB. The engine knows nothing about words: a tokenizer maps text to row
-// numbers. Package glove builds the built-in model on it; package
+// numbers. Package minilm builds the built-in model on it; package
 // model2vec has its own engine (float tables, mean pooling).
 //
 // [Encode] and [Decode] read and write tables together with their
