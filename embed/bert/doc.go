@@ -12,9 +12,9 @@
 // else, and on amd64 CPUs without AVX2 or FMA, they are plain Go,
 // computing the same values. exp and erf are float32 polynomials
 // accurate to float32 precision, not approximations of the model: the
-// 206 reference texts of
-// all-MiniLM-L6-v2 come out at cosine ≥ 0.9999 with sentence-transformers'
-// vectors (embed/onnx's TestPureGoMatchesReference).
+// 206 reference texts of all-MiniLM-L6-v2 come out at cosine ≥ 0.9999
+// with sentence-transformers' vectors (embed/onnx's
+// TestPureGoMatchesReference).
 //
 // Sequences are not padded: the tokens of a batch are laid end to end
 // for the dense layers, and attention runs per sequence and head over
