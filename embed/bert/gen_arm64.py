@@ -12,21 +12,22 @@ out = []
 def raw(s=""):
     out.append(s)
 
-def neon(gnu):
-    """One NEON instruction in GNU syntax, emitted as WORD."""
-    pending.append((len(out), gnu))
+def neon(gnu, why=""):
+    """One NEON instruction in GNU syntax, emitted as WORD; why, if any,
+    follows it in the comment."""
+    pending.append((len(out), gnu, why))
     out.append(None)
 
 def resolve():
-    src = "\n".join(g for _, g in pending) + "\n"
+    src = "\n".join(g for _, g, _ in pending) + "\n"
     r = subprocess.run(["llvm-mc", "-triple=aarch64", "-show-encoding"], input=src, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(r.stderr)
     encs = re.findall(r"encoding: \[(0x..),(0x..),(0x..),(0x..)\]", r.stdout)
     assert len(encs) == len(pending), (len(encs), len(pending))
-    for (i, g), e in zip(pending, encs):
+    for (i, g, why), e in zip(pending, encs):
         word = int(e[3], 16) << 24 | int(e[2], 16) << 16 | int(e[1], 16) << 8 | int(e[0], 16)
-        out[i] = "\tWORD $0x%08x // %s" % (word, g)
+        out[i] = "\tWORD $0x%08x // %s" % (word, g) + (": " + why if why else "")
     pending.clear()
 
 def flush(path):
@@ -197,12 +198,13 @@ raw('''
 def exp_body():
     """V0 = e^V0 (lanes clamped to [-87.3, 88.3]), using V1..V3 and the
     constants in V16..V27: the algorithm of exp32 and of the AVX2 EXP."""
+    raw("\t// V0 = e^V0, exp32's algorithm; V1..V3 scratch.")
     neon("fmax v0.4s, v0.4s, v16.4s")
     neon("fmin v0.4s, v0.4s, v17.4s")
     neon("fmul v1.4s, v0.4s, v18.4s")
-    neon("frintn v1.4s, v1.4s")
+    neon("frintn v1.4s, v1.4s", "n, rounded to nearest even")
     neon("fmls v0.4s, v1.4s, v19.4s")
-    neon("fmls v0.4s, v1.4s, v20.4s")
+    neon("fmls v0.4s, v1.4s, v20.4s", "r = x - n·ln2")
     raw("\tVMOV V22.B16, V3.B16")
     neon("fmla v3.4s, v21.4s, v0.4s")
     raw("\tVMOV V23.B16, V2.B16")
@@ -218,7 +220,7 @@ def exp_body():
     neon("fcvtzs v1.4s, v1.4s")
     raw("\tVADD V27.S4, V1.S4, V1.S4")
     raw("\tVSHL $23, V1.S4, V1.S4")
-    neon("fmul v0.4s, v2.4s, v1.4s")
+    neon("fmul v0.4s, v2.4s, v1.4s", "e^r · 2ⁿ")
 
 raw('''// func expNEON(x *float32, n int)
 //
@@ -258,27 +260,27 @@ TEXT ·geluNEON(SB), NOSPLIT, $0-16
 geluloop:
 	VLD1 (R0), [V4.S4]''')
 neon("fabs v5.4s, v4.4s")
-neon("fmul v5.4s, v5.4s, v13.4s")   # z = |x|/√2
+neon("fmul v5.4s, v5.4s, v13.4s", "z = |x|/√2")
 raw("\tVMOV V26.B16, V6.B16")
-neon("fmla v6.4s, v5.4s, v14.4s")   # 1 + p·z
-neon("fdiv v6.4s, v26.4s, v6.4s")   # t
+neon("fmla v6.4s, v5.4s, v14.4s", "1 + p·z")
+neon("fdiv v6.4s, v26.4s, v6.4s", "t")
 raw("\tVMOV V11.B16, V7.B16")
-neon("fmla v7.4s, v12.4s, v6.4s")   # a4 + a5·t
+neon("fmla v7.4s, v12.4s, v6.4s", "a4 + a5·t")
 raw("\tVMOV V10.B16, V3.B16")
 neon("fmla v3.4s, v7.4s, v6.4s")
 raw("\tVMOV V9.B16, V7.B16")
 neon("fmla v7.4s, v3.4s, v6.4s")
 raw("\tVMOV V8.B16, V3.B16")
 neon("fmla v3.4s, v7.4s, v6.4s")
-neon("fmul v7.4s, v3.4s, v6.4s")    # t·poly(t)
+neon("fmul v7.4s, v3.4s, v6.4s", "t·poly(t)")
 neon("fmul v0.4s, v5.4s, v5.4s")
-neon("fneg v0.4s, v0.4s")           # -z²
+neon("fneg v0.4s, v0.4s", "-z²")
 exp_body()
 raw("\tVMOV V26.B16, V1.B16")
-neon("fmls v1.4s, v7.4s, v0.4s")    # erf(|z|)
+neon("fmls v1.4s, v7.4s, v0.4s", "erf(|z|)")
 raw("\tVUSHR $31, V4.S4, V2.S4")
-raw("\tVSHL $31, V2.S4, V2.S4")      # x's sign bit
-raw("\tVEOR V2.B16, V1.B16, V1.B16") # erf(z)
+raw("\tVSHL $31, V2.S4, V2.S4 // x's sign bit")
+raw("\tVEOR V2.B16, V1.B16, V1.B16 // erf(z)")
 neon("fadd v1.4s, v1.4s, v26.4s")
 neon("fmul v4.4s, v4.4s, v25.4s")
 neon("fmul v4.4s, v4.4s, v1.4s")

@@ -51,12 +51,13 @@ TEXT ·expNEON(SB), NOSPLIT, $0-16
 
 exploop:
 	VLD1 (R0), [V0.S4]
+	// V0 = e^V0, exp32's algorithm; V1..V3 scratch.
 	WORD $0x4e30f400 // fmax v0.4s, v0.4s, v16.4s
 	WORD $0x4eb1f400 // fmin v0.4s, v0.4s, v17.4s
 	WORD $0x6e32dc01 // fmul v1.4s, v0.4s, v18.4s
-	WORD $0x4e218821 // frintn v1.4s, v1.4s
+	WORD $0x4e218821 // frintn v1.4s, v1.4s: n, rounded to nearest even
 	WORD $0x4eb3cc20 // fmls v0.4s, v1.4s, v19.4s
-	WORD $0x4eb4cc20 // fmls v0.4s, v1.4s, v20.4s
+	WORD $0x4eb4cc20 // fmls v0.4s, v1.4s, v20.4s: r = x - n·ln2
 	VMOV V22.B16, V3.B16
 	WORD $0x4e20cea3 // fmla v3.4s, v21.4s, v0.4s
 	VMOV V23.B16, V2.B16
@@ -72,7 +73,7 @@ exploop:
 	WORD $0x4ea1b821 // fcvtzs v1.4s, v1.4s
 	VADD V27.S4, V1.S4, V1.S4
 	VSHL $23, V1.S4, V1.S4
-	WORD $0x6e21dc40 // fmul v0.4s, v2.4s, v1.4s
+	WORD $0x6e21dc40 // fmul v0.4s, v2.4s, v1.4s: e^r · 2ⁿ
 	VST1.P [V0.S4], 16(R0)
 	SUB    $1, R1
 	CBNZ   R1, exploop
@@ -96,27 +97,28 @@ TEXT ·geluNEON(SB), NOSPLIT, $0-16
 geluloop:
 	VLD1 (R0), [V4.S4]
 	WORD $0x4ea0f885 // fabs v5.4s, v4.4s
-	WORD $0x6e2ddca5 // fmul v5.4s, v5.4s, v13.4s
+	WORD $0x6e2ddca5 // fmul v5.4s, v5.4s, v13.4s: z = |x|/√2
 	VMOV V26.B16, V6.B16
-	WORD $0x4e2ecca6 // fmla v6.4s, v5.4s, v14.4s
-	WORD $0x6e26ff46 // fdiv v6.4s, v26.4s, v6.4s
+	WORD $0x4e2ecca6 // fmla v6.4s, v5.4s, v14.4s: 1 + p·z
+	WORD $0x6e26ff46 // fdiv v6.4s, v26.4s, v6.4s: t
 	VMOV V11.B16, V7.B16
-	WORD $0x4e26cd87 // fmla v7.4s, v12.4s, v6.4s
+	WORD $0x4e26cd87 // fmla v7.4s, v12.4s, v6.4s: a4 + a5·t
 	VMOV V10.B16, V3.B16
 	WORD $0x4e26cce3 // fmla v3.4s, v7.4s, v6.4s
 	VMOV V9.B16, V7.B16
 	WORD $0x4e26cc67 // fmla v7.4s, v3.4s, v6.4s
 	VMOV V8.B16, V3.B16
 	WORD $0x4e26cce3 // fmla v3.4s, v7.4s, v6.4s
-	WORD $0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s
+	WORD $0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s: t·poly(t)
 	WORD $0x6e25dca0 // fmul v0.4s, v5.4s, v5.4s
-	WORD $0x6ea0f800 // fneg v0.4s, v0.4s
+	WORD $0x6ea0f800 // fneg v0.4s, v0.4s: -z²
+	// V0 = e^V0, exp32's algorithm; V1..V3 scratch.
 	WORD $0x4e30f400 // fmax v0.4s, v0.4s, v16.4s
 	WORD $0x4eb1f400 // fmin v0.4s, v0.4s, v17.4s
 	WORD $0x6e32dc01 // fmul v1.4s, v0.4s, v18.4s
-	WORD $0x4e218821 // frintn v1.4s, v1.4s
+	WORD $0x4e218821 // frintn v1.4s, v1.4s: n, rounded to nearest even
 	WORD $0x4eb3cc20 // fmls v0.4s, v1.4s, v19.4s
-	WORD $0x4eb4cc20 // fmls v0.4s, v1.4s, v20.4s
+	WORD $0x4eb4cc20 // fmls v0.4s, v1.4s, v20.4s: r = x - n·ln2
 	VMOV V22.B16, V3.B16
 	WORD $0x4e20cea3 // fmla v3.4s, v21.4s, v0.4s
 	VMOV V23.B16, V2.B16
@@ -132,12 +134,12 @@ geluloop:
 	WORD $0x4ea1b821 // fcvtzs v1.4s, v1.4s
 	VADD V27.S4, V1.S4, V1.S4
 	VSHL $23, V1.S4, V1.S4
-	WORD $0x6e21dc40 // fmul v0.4s, v2.4s, v1.4s
+	WORD $0x6e21dc40 // fmul v0.4s, v2.4s, v1.4s: e^r · 2ⁿ
 	VMOV V26.B16, V1.B16
-	WORD $0x4ea0cce1 // fmls v1.4s, v7.4s, v0.4s
+	WORD $0x4ea0cce1 // fmls v1.4s, v7.4s, v0.4s: erf(|z|)
 	VUSHR $31, V4.S4, V2.S4
-	VSHL $31, V2.S4, V2.S4
-	VEOR V2.B16, V1.B16, V1.B16
+	VSHL $31, V2.S4, V2.S4 // x's sign bit
+	VEOR V2.B16, V1.B16, V1.B16 // erf(z)
 	WORD $0x4e3ad421 // fadd v1.4s, v1.4s, v26.4s
 	WORD $0x6e39dc84 // fmul v4.4s, v4.4s, v25.4s
 	WORD $0x6e21dc84 // fmul v4.4s, v4.4s, v1.4s
@@ -180,12 +182,13 @@ smexp:
 	VLD1 (R4), [V0.S4]
 	WORD $0x4ea9d400 // fsub v0.4s, v0.4s, v9.4s
 	WORD $0x6e28dc00 // fmul v0.4s, v0.4s, v8.4s
+	// V0 = e^V0, exp32's algorithm; V1..V3 scratch.
 	WORD $0x4e30f400 // fmax v0.4s, v0.4s, v16.4s
 	WORD $0x4eb1f400 // fmin v0.4s, v0.4s, v17.4s
 	WORD $0x6e32dc01 // fmul v1.4s, v0.4s, v18.4s
-	WORD $0x4e218821 // frintn v1.4s, v1.4s
+	WORD $0x4e218821 // frintn v1.4s, v1.4s: n, rounded to nearest even
 	WORD $0x4eb3cc20 // fmls v0.4s, v1.4s, v19.4s
-	WORD $0x4eb4cc20 // fmls v0.4s, v1.4s, v20.4s
+	WORD $0x4eb4cc20 // fmls v0.4s, v1.4s, v20.4s: r = x - n·ln2
 	VMOV V22.B16, V3.B16
 	WORD $0x4e20cea3 // fmla v3.4s, v21.4s, v0.4s
 	VMOV V23.B16, V2.B16
@@ -201,7 +204,7 @@ smexp:
 	WORD $0x4ea1b821 // fcvtzs v1.4s, v1.4s
 	VADD V27.S4, V1.S4, V1.S4
 	VSHL $23, V1.S4, V1.S4
-	WORD $0x6e21dc40 // fmul v0.4s, v2.4s, v1.4s
+	WORD $0x6e21dc40 // fmul v0.4s, v2.4s, v1.4s: e^r · 2ⁿ
 	VST1.P [V0.S4], 16(R4)
 	WORD $0x4e20d56b // fadd v11.4s, v11.4s, v0.4s
 	SUB  $1, R5
