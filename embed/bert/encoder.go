@@ -83,7 +83,8 @@ func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
 // Config is the encoder's shape.
 func (e *Encoder) Config() Config { return e.cfg }
 
-// Kernel names the matrix-multiply micro-kernel in use ("avx2" or "go").
+// Kernel names the matrix-multiply micro-kernel in use: "avx512",
+// "avx2", "neon" or "go".
 func (e *Encoder) Kernel() string { return e.kern.name }
 
 // Forward runs the encoder over sequences of token ids (special tokens

@@ -1,5 +1,9 @@
 package bert
 
+// The arm64 assembly is generated: gen_arm64.py encodes the NEON
+// instructions the Go assembler lacks.
+//go:generate python3 gen_arm64.py .
+
 import (
 	"runtime"
 	"sync"

@@ -35,16 +35,22 @@ func avx2(k int, a []float32, lda int, b []float32, c []float32, ldc, rows int) 
 	kernelAVX2(k, &a[0], lda, &b[0], &c[0], ldc, rows)
 }
 
-// kernels lists the micro-kernels this CPU runs, fastest first: the
-// AVX-512 one needs AVX-512F, the AVX2 one AVX2 and FMA (cpu.X86 also
-// checks that the OS saves the vector registers).
+// kernels lists the micro-kernels this CPU runs, fastest first (cpu.X86
+// also checks that the OS saves the vector registers).
 func kernels() []namedKernel {
+	return x86Kernels(cpu.X86.HasAVX512F, cpu.X86.HasAVX2, cpu.X86.HasFMA)
+}
+
+// x86Kernels lists the micro-kernels a CPU with these features runs,
+// fastest first: the AVX-512 one needs AVX-512F, the AVX2 one AVX2 and
+// FMA, and the plain-Go one nothing.
+func x86Kernels(avx512f, avx2f, fma bool) []namedKernel {
 	var ks []namedKernel
-	if cpu.X86.HasAVX512F && cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+	if avx512f && avx2f && fma {
 		// exp and GELU stay 256 bits wide: a small share of the work.
 		ks = append(ks, namedKernel{"avx512", avx512, expVecAVX2, geluVecAVX2, softmaxVecAVX2})
 	}
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+	if avx2f && fma {
 		ks = append(ks, namedKernel{"avx2", avx2, expVecAVX2, geluVecAVX2, softmaxVecAVX2})
 	}
 	return append(ks, goKernel)

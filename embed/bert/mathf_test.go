@@ -2,6 +2,7 @@ package bert
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -80,6 +81,63 @@ func TestSoftmax(t *testing.T) {
 			for i := range n {
 				if d := math.Abs(float64(row[i]) - want[i]/sum); d > 1e-6 {
 					t.Fatalf("%s softmax n=%d: [%d] = %g, want %g", k.name, n, i, row[i], want[i]/sum)
+				}
+			}
+		}
+	}
+}
+
+// TestVectorMathMatchesGo runs every assembly kernel set's exp, GELU and
+// softmax against the plain-Go ones on random values, over every length
+// from 1 to 20 (every tail of the 4- and 8-lane loops) and a few long
+// ones.
+func TestVectorMathMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 2))
+	lengths := []int{37, 64, 255, 1001}
+	for n := 1; n <= 20; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, k := range kernels() {
+		if k.name == goKernel.name {
+			continue
+		}
+		for _, n := range lengths {
+			xs := make([]float32, n)
+			for i := range xs {
+				xs[i] = float32(rng.NormFloat64() * 6)
+			}
+			// exp over softmax's range, ≤ 0.
+			got, want := make([]float32, n), make([]float32, n)
+			for i, x := range xs {
+				got[i] = -x * x
+			}
+			copy(want, got)
+			k.exp(got)
+			goKernel.exp(want)
+			for i := range got {
+				if d := math.Abs(float64(got[i] - want[i])); d > 5e-7*float64(want[i]) && !(want[i] < 1e-37 && got[i] < 1e-37) {
+					t.Fatalf("%s exp(%g) = %g, plain Go %g", k.name, -xs[i]*xs[i], got[i], want[i])
+				}
+			}
+			copy(got, xs)
+			copy(want, xs)
+			k.gelu(got)
+			goKernel.gelu(want)
+			for i, x := range xs {
+				if d := math.Abs(float64(got[i] - want[i])); d > 5e-7*max(1, math.Abs(float64(x))) {
+					t.Fatalf("%s gelu(%g) = %g, plain Go %g", k.name, x, got[i], want[i])
+				}
+			}
+			// softmax as attention calls it: a row padded to 16.
+			ld := (n + 15) / 16 * 16
+			got, want = make([]float32, ld), make([]float32, ld)
+			copy(got, xs)
+			copy(want, xs)
+			k.softmax(got, n, 0.125)
+			goKernel.softmax(want, n, 0.125)
+			for i := range n {
+				if d := math.Abs(float64(got[i] - want[i])); d > 1e-6 {
+					t.Fatalf("%s softmax n=%d: [%d] = %g, plain Go %g", k.name, n, i, got[i], want[i])
 				}
 			}
 		}
