@@ -41,7 +41,7 @@ func (ix *Index) ClearEmbeddings(ctx context.Context) (int, error) {
 func StatePath(path string) string { return path + ".engine" }
 
 // Remove deletes the index file at path with its -wal, -shm, engine
-// state and vault-model files,
+// state, vault-model and clean-close stamp files,
 // after checking that it is an enquire-mcp index (never another program's
 // database). It returns the bytes freed.
 func Remove(ctx context.Context, path string) (int64, error) {
@@ -52,7 +52,7 @@ func Remove(ctx context.Context, path string) (int64, error) {
 	if !info.Ours {
 		return 0, fmt.Errorf("index %s: %w; not removed", path, ErrForeign)
 	}
-	for _, extra := range []string{StatePath(path), VaultModelPath(path)} {
+	for _, extra := range []string{StatePath(path), VaultModelPath(path), cleanPath(path)} {
 		if err := os.Remove(extra); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return 0, fmt.Errorf("index %s: %w", path, err)
 		}

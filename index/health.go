@@ -298,7 +298,7 @@ func (ix *Index) swap(ctx context.Context, tmp string) error {
 // removeFiles deletes a temporary index file, its journal and its lock
 // file, ignoring absence.
 func removeFiles(path string) {
-	for _, suffix := range []string{"-wal", "-shm", "", ".lock"} {
+	for _, suffix := range []string{"-wal", "-shm", "", ".lock", ".clean"} {
 		os.Remove(path + suffix)
 	}
 }

@@ -87,6 +87,9 @@ type Index struct {
 	gen      atomic.Value // string: the index's generation (generation.go)
 	// vecStamped: the vector stamp's triggers exist (vecstamp.go).
 	vecStamped bool
+	// opened: Open finished, so a clean close may stamp the file as
+	// sound (cleanstamp.go).
+	opened bool
 }
 
 // DefaultPath is the index file of a vault: the user cache dir,
@@ -129,7 +132,9 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	if err := prepareFile(path, rebuild); err != nil {
 		return nil, err
 	}
-	if err := ix.openChecked(ctx, rebuild); err != nil {
+	// Read before any connection: opening one may start a journal.
+	clean := !rebuild && cleanSinceClose(path)
+	if err := ix.openChecked(ctx, rebuild, clean); err != nil {
 		if !Healable(path, err) && !(isDamage(err) && ix.write != nil && ix.ours()) {
 			return nil, errors.Join(err, ix.closeWrite())
 		}
@@ -150,14 +155,16 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 		}
 		ix.readers <- r
 	}
+	ix.opened = true
 	return ix, nil
 }
 
 // openChecked opens the write connection and checks the file: its
-// identity, schema and settings, then SQLite's quick_check. Damage met on
-// the way, even while the file is only being opened, comes back as an
-// error Healable accepts.
-func (ix *Index) openChecked(ctx context.Context, rebuild bool) error {
+// identity, schema and settings, then SQLite's quick_check unless the
+// file is unchanged since a clean close (clean). Damage met on the way,
+// even while the file is only being opened, comes back as an error
+// Healable accepts.
+func (ix *Index) openChecked(ctx context.Context, rebuild, clean bool) error {
 	w, err := openConn(ctx, ix.path)
 	if err != nil {
 		return err
@@ -166,7 +173,7 @@ func (ix *Index) openChecked(ctx context.Context, rebuild bool) error {
 	if err := ix.checkSchema(rebuild); err != nil {
 		return err
 	}
-	if ix.Rebuilt == "" && !ix.created {
+	if ix.Rebuilt == "" && !ix.created && !clean {
 		if why := ix.quickCheck(ctx); why != "" {
 			return checkFailed(why)
 		}
@@ -463,6 +470,12 @@ func (ix *Index) Close() error {
 		if ix.write != nil {
 			errs = append(errs, ix.write.Close())
 			ix.write = nil
+		}
+		if ix.opened {
+			ix.health.mu.Lock()
+			sound := ix.health.damaged == nil && !ix.health.healing
+			ix.health.mu.Unlock()
+			stampClean(ix.path, sound && errors.Join(errs...) == nil)
 		}
 	})
 	return errors.Join(errs...)
