@@ -24,6 +24,9 @@ func propertyLinks(text string, fm map[string]any) []Link {
 		return nil
 	}
 	spans, unplaced := matchPropertyLinks(strings.Split(block, "\n"), fm)
+	if len(spans)+len(unplaced) == 0 {
+		return nil // a note without links has nil Links, as a restored one does
+	}
 	links := make([]Link, 0, len(spans)+len(unplaced))
 	for _, sp := range spans {
 		links = append(links, sp.Link)
