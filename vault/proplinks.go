@@ -20,7 +20,7 @@ func propertyLinks(text string, fm map[string]any) []Link {
 		return nil
 	}
 	block, end := fence(text)
-	if end < 0 {
+	if end < 0 || !strings.Contains(block, "[[") {
 		return nil
 	}
 	spans, unplaced := matchPropertyLinks(strings.Split(block, "\n"), fm)
@@ -42,6 +42,9 @@ func propertyLinks(text string, fm map[string]any) []Link {
 // in the text as written (a YAML escape or a line break inside the link,
 // a folded scalar): a rewriter must leave those alone.
 func PropertyLinkSpans(text string) (spans []LinkSpan, unplaced []Link) {
+	if !strings.Contains(text, "[[") {
+		return nil, nil
+	}
 	norm := normalizeText([]byte(text))
 	fm, _, _, _ := splitFrontmatter(norm)
 	if len(fm) == 0 {
