@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
 	"reflect"
@@ -333,8 +334,8 @@ func checkProperties(old *vault.Note, after []byte, changes []LinkChange) string
 			want[norm.NFC.String(l.Raw)]--
 		}
 	}
-	for raw, k := range want {
-		if k != 0 {
+	for _, raw := range slices.Sorted(maps.Keys(want)) {
+		if want[raw] != 0 {
 			return fmt.Sprintf("%s would not read as written", raw)
 		}
 	}
