@@ -47,7 +47,8 @@ func TestRunFrontmatterTypes(t *testing.T) {
 		{`TABLE num, num = 42, number(num) = 42, Status, status FROM "a"`, `["42",false,true,"open","closed"]`},
 		{`TABLE when, when < date(today), when.day FROM "a"`, `["2026-03-14T10:00:00Z",true,14]`},
 		{`TABLE state FROM "b"`, `[["a","b"]]`},
-		{`TABLE file.outlinks, file.inlinks FROM "a"`, `[["[[b.md]]"],[]]`},
+		// parent: "[[b]]" is a link too, listed before the body's.
+		{`TABLE file.outlinks, file.inlinks FROM "a"`, `[["[[b.md]]","[[b.md]]"],[]]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {

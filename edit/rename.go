@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -83,10 +86,16 @@ const forbiddenInName = "#|[]^"
 //     basename that now wins a tie-break) is rewritten to the shortest
 //     path that keeps its target.
 //
+// Links in frontmatter values (property links) are rewritten alike, in
+// place, so a quoted string stays quoted and a list item a list item; the
+// rewritten frontmatter is decoded again and must hold the same values
+// but for those links, else the note is left as it is with a warning (as
+// it is when a link to rewrite is written with a YAML escape).
+//
 // Links in code blocks and inline code are never touched (only the
-// positions where the parser sees links are rewritten), nor are links in
-// frontmatter. Every rewritten link is re-parsed and checked to resolve
-// as intended; one that cannot be becomes a warning.
+// positions where the parser sees links are rewritten). Every rewritten
+// link is re-parsed and checked to resolve as intended; one that cannot
+// be becomes a warning.
 func PlanRename(snap *vault.Snapshot, from, to string, overwrite bool) (*RenamePlan, error) {
 	n := snap.Note(from)
 	if n == nil || n.Kind != vault.KindMarkdown {
@@ -231,20 +240,35 @@ func (r rewriter) file(src string, raw []byte) (FileChange, []string) {
 		fc.Path = r.to
 	}
 	note, _ := vault.Parse(src, raw)
-	linkLines := map[int]bool{}
-	for _, l := range note.Links {
-		linkLines[l.Line] = true
-	}
 	text := string(raw)
-	lines := splitLines(text)
+	propSpans, unplaced := vault.PropertyLinkSpans(text)
+	spansAt := map[int][]vault.LinkSpan{}
+	for _, sp := range propSpans {
+		spansAt[sp.Line] = append(spansAt[sp.Line], sp)
+	}
+	for _, l := range note.Links {
+		if l.Property == "" {
+			spansAt[l.Line] = nil // found on the line below
+		}
+	}
 	var warnings []string
+	for _, l := range unplaced {
+		if r.changes(src, l) {
+			return FileChange{}, []string{fmt.Sprintf("%s: property %q: %s is written in a YAML form that cannot be rewritten safely (an escape or a line break inside the link); the note was left as it is", fc.Path, l.Property, l.Raw)}
+		}
+	}
+	lines := splitLines(text)
+	var propChanges []LinkChange
 	for no := 1; no <= len(lines); no++ {
-		if !linkLines[no] {
+		spans, ok := spansAt[no]
+		if !ok {
 			continue
 		}
 		body := stripEOL(lines[no-1])
 		newBody := body
-		spans := vault.LinkSpans(body, no)
+		if no >= note.BodyLine {
+			spans = vault.LinkSpans(body, no)
+		}
 		for i := len(spans) - 1; i >= 0; i-- { // right to left: offsets stay valid
 			sp := spans[i]
 			after, target, warn := r.link(src, sp)
@@ -255,13 +279,92 @@ func (r rewriter) file(src string, raw []byte) (FileChange, []string) {
 				continue
 			}
 			newBody = newBody[:sp.Start] + after + newBody[sp.End:]
-			fc.Changes = append(fc.Changes, LinkChange{Line: no, Column: sp.Start + 1, Before: sp.Raw, After: after, Target: target})
+			c := LinkChange{Line: no, Column: sp.Start + 1, Before: sp.Raw, After: after, Target: target}
+			fc.Changes = append(fc.Changes, c)
+			if no < note.BodyLine {
+				propChanges = append(propChanges, c)
+			}
 		}
 		lines[no-1] = newBody + lines[no-1][len(body):]
 	}
 	slices.SortFunc(fc.Changes, func(a, b LinkChange) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
 	fc.after = []byte(strings.Join(lines, ""))
+	if len(propChanges) > 0 {
+		if why := checkProperties(note, fc.after, propChanges); why != "" {
+			return FileChange{}, append(warnings, fmt.Sprintf("%s: its property links cannot be rewritten safely (%s); the note was left as it is", fc.Path, why))
+		}
+	}
 	return fc, warnings
+}
+
+// changes reports whether a link would have to be rewritten.
+func (r rewriter) changes(src string, l vault.Link) bool {
+	spans := vault.LinkSpans(l.Raw, l.Line)
+	if len(spans) != 1 {
+		return true
+	}
+	after, _, warn := r.link(src, spans[0])
+	return warn != "" || (after != "" && after != l.Raw)
+}
+
+// checkProperties verifies the frontmatter of a rewritten note: it must
+// still be valid YAML, every value must be as before except for the
+// rewritten links, and those must read as rewritten. It returns why not,
+// or "".
+func checkProperties(old *vault.Note, after []byte, changes []LinkChange) string {
+	n, _ := vault.Parse(old.Path, after)
+	if n.Frontmatter == nil {
+		return "the YAML would no longer parse"
+	}
+	if !reflect.DeepEqual(maskLinks(old.Frontmatter), maskLinks(n.Frontmatter)) {
+		return "a value would change beyond its links"
+	}
+	want := map[string]int{}
+	for _, l := range old.Links {
+		if l.Property != "" {
+			want[norm.NFC.String(l.Raw)]++
+		}
+	}
+	for _, c := range changes {
+		want[norm.NFC.String(c.Before)]--
+		want[norm.NFC.String(c.After)]++
+	}
+	for _, l := range n.Links {
+		if l.Property != "" {
+			want[norm.NFC.String(l.Raw)]--
+		}
+	}
+	for _, raw := range slices.Sorted(maps.Keys(want)) {
+		if want[raw] != 0 {
+			return fmt.Sprintf("%s would not read as written", raw)
+		}
+	}
+	return ""
+}
+
+// wikiRE matches a [[wikilink]] for maskLinks.
+var wikiRE = regexp.MustCompile(`\[\[[^\]]*\]\]`)
+
+// maskLinks copies a frontmatter value with every [[…]] emptied, so that
+// two values compare equal when only their links differ.
+func maskLinks(v any) any {
+	switch x := v.(type) {
+	case string:
+		return wikiRE.ReplaceAllString(x, "[[]]")
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = maskLinks(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = maskLinks(e)
+		}
+		return out
+	}
+	return v
 }
 
 // link returns the rewritten text of one link ("" or sp.Raw: unchanged)

@@ -116,6 +116,7 @@ func TestPlanRename(t *testing.T) {
 			want: []rewrite{
 				{"Syntax/MD Links.md", 1, "[w](Wikilinks.md)", "[w](Sub/Wiki%20Links.md)"},
 				{"Syntax/MD Links.md", 1, "[s](Wikilinks.md#Second%20section)", "[s](Sub/Wiki%20Links.md#Second%20section)"},
+				{"Syntax/Properties.md", 2, "[[Wikilinks]]", "[[Wiki Links]]"},
 				{"Syntax/Relative Links.md", 8, "[[./Wikilinks]]", "[[./Sub/Wiki Links]]"},
 			},
 		},
@@ -153,6 +154,28 @@ func TestPlanRename(t *testing.T) {
 				{"Syntax/CRLF Note.md", 8, "[[Photosynthesis]]", "[[Bio/Ideas]]"},
 				{"Syntax/Code Fences.md", 6, "[[Photosynthesis]]", "[[Bio/Ideas]]"},
 				{"Syntax/Wikilinks.md", 8, "[[Photosynthesis]]", "[[Bio/Ideas]]"},
+			},
+		},
+		{
+			name: "property links in a block list: heading, block with alias, single-quoted",
+			from: "Syntax/Headings and Blocks.md", to: "Syntax/Sections.md",
+			want: []rewrite{
+				{"Syntax/Properties.md", 5, "[[Headings and Blocks#Heading level two]]", "[[Sections#Heading level two]]"},
+				{"Syntax/Properties.md", 6, "[[Headings and Blocks#^block-two|block two]]", "[[Sections#^block-two|block two]]"},
+			},
+		},
+		{
+			name: "property links in a flow list and two in one string",
+			from: "Syntax/Tags.md", to: "Syntax/Code Fences 2.md",
+			want: []rewrite{
+				{"Syntax/Properties.md", 3, "[[Tags|tag forms]]", "[[Code Fences 2|tag forms]]"},
+			},
+		},
+		{
+			name: "an embed in a property string",
+			from: "Syntax/Relative Links.md", to: "Syntax/Relative.md",
+			want: []rewrite{
+				{"Syntax/Properties.md", 7, "![[Relative Links]]", "![[Relative]]"},
 			},
 		},
 		{

@@ -63,7 +63,7 @@ func TestInDegreeAndBacklinks(t *testing.T) {
 		{"Projects/Ideas.md", 1, []string{"Projects/Roadmap.md"}},
 		{"Archive/2019/Old Notes/Ancient.md", 1, []string{"Archive/Old Plans.md"}},
 		{"Misc/Orphan.md", 0, nil},
-		{"Syntax/Embeds.md", 0, nil},
+		{"Syntax/Embeds.md", 1, []string{"Syntax/Properties.md"}}, // a property link
 	}
 	for _, tt := range tests {
 		t.Run(tt.note, func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestUnresolved(t *testing.T) {
 	for _, u := range g.Unresolved() {
 		got = append(got, g.Snapshot().Notes[u.From].Path+" → "+g.UnresolvedTarget(u))
 	}
-	want := []string{"Syntax/Wikilinks.md → Nonexistent Note"}
+	want := []string{"Syntax/Properties.md → Missing Property Target", "Syntax/Wikilinks.md → Nonexistent Note"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("unresolved = %q, want %q", got, want)
 	}

@@ -177,8 +177,15 @@ func isTagKey(k string) bool {
 
 // lookupKey finds a frontmatter key exactly, then case-insensitively.
 func lookupKey(fm map[string]any, key string) (any, bool) {
+	_, v, ok := lookupKeyName(fm, key)
+	return v, ok
+}
+
+// lookupKeyName is lookupKey that also returns the key as the note
+// spells it.
+func lookupKeyName(fm map[string]any, key string) (string, any, bool) {
 	if v, ok := fm[key]; ok {
-		return v, true
+		return key, v, true
 	}
 	names := make([]string, 0, len(fm))
 	for k := range fm {
@@ -187,8 +194,8 @@ func lookupKey(fm map[string]any, key string) (any, bool) {
 	slices.Sort(names)
 	for _, k := range names {
 		if strings.EqualFold(k, key) {
-			return fm[k], true
+			return k, fm[k], true
 		}
 	}
-	return nil, false
+	return "", nil, false
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -18,10 +19,13 @@ import (
 // case-insensitively, the first such key in sorted order) and the value
 // it compares: for tags/tag the note's parsed frontmatter tags and for
 // aliases/alias its aliases, as lists (so "a, b" and [a, b] compare
-// alike); raw for any other key. This is the value every frontmatter
-// filter compares.
+// alike); for a value holding [[links]] (property links) a list of raw
+// and, for each link, its target as written and the linked note's name
+// and path, with and without ".md" (so "Jazz" matches "[[Jazz]]", as a
+// link is matched in Obsidian by what it points to); raw for any other
+// key. This is the value every frontmatter filter compares.
 func FrontmatterCompared(n *vault.Note, key string) (raw, compared any, ok bool) {
-	raw, ok = lookupKey(n.Frontmatter, key)
+	name, raw, ok := lookupKeyName(n.Frontmatter, key)
 	if !ok {
 		return nil, nil, false
 	}
@@ -31,7 +35,36 @@ func FrontmatterCompared(n *vault.Note, key string) (raw, compared any, ok bool)
 	case "aliases", "alias":
 		return raw, toAny(n.Aliases), true
 	}
+	if forms := linkForms(n, name); len(forms) > 0 {
+		return raw, append([]any{raw}, forms...), true
+	}
 	return raw, raw, true
+}
+
+// linkForms lists what the property links of a key point to: each
+// link's target as written, and the resolved file's path with and
+// without its extension and its name.
+func linkForms(n *vault.Note, key string) []any {
+	var out []any
+	for _, l := range n.Links {
+		if l.Property != key {
+			continue
+		}
+		if t := strings.TrimSpace(l.Target); t != "" {
+			out = append(out, t)
+		}
+		if l.Resolved == "" {
+			continue
+		}
+		p := l.Resolved
+		out = append(out, p)
+		if l.Kind == vault.LinkNote {
+			p = strings.TrimSuffix(p, path.Ext(p))
+			out = append(out, p)
+		}
+		out = append(out, path.Base(p))
+	}
+	return out
 }
 
 // FrontmatterEquals is one filter_frontmatter condition: key equals want.

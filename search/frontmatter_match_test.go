@@ -151,3 +151,35 @@ func TestFrontmatterComparedAgreesWithFilter(t *testing.T) {
 		t.Fatalf("only %d matches checked", checked)
 	}
 }
+
+// TestFrontmatterFilterPropertyLinks: a value holding [[links]] matches
+// the linked note's name and path as well as its own text.
+func TestFrontmatterFilterPropertyLinks(t *testing.T) {
+	note, _ := vault.Parse("Albums/Kind of Blue.md", []byte("---\ngenre: \"[[Jazz]]\"\npeople: [\"[[Miles|the trumpet]]\", Evans]\n---\nbody\n"))
+	jazz, _ := vault.Parse("Genres/Jazz.md", []byte("# Jazz\n"))
+	miles, _ := vault.Parse("People/Miles Davis.md", []byte("---\naliases: [Miles]\n---\n"))
+	vault.NewSnapshot(t.TempDir(), []*vault.Note{note, jazz, miles}, nil, nil)
+	for _, tt := range []struct {
+		filter map[string]any
+		ok     bool
+	}{
+		{map[string]any{"genre": "Jazz"}, true},
+		{map[string]any{"genre": "genres/jazz"}, true},
+		{map[string]any{"genre": "Genres/Jazz.md"}, true},
+		{map[string]any{"genre": "[[Jazz]]"}, true},
+		{map[string]any{"GENRE": "jazz"}, true},
+		{map[string]any{"genre": "Blues"}, false},
+		{map[string]any{"people": "Miles Davis"}, true}, // resolved through the alias
+		{map[string]any{"people": "Miles"}, true},
+		{map[string]any{"people": "Evans"}, true},
+		{map[string]any{"people": "the trumpet"}, false},
+	} {
+		f, err := ParseFrontmatterFilter(tt.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Match(note); got != tt.ok {
+			t.Errorf("%v matches = %v, want %v", tt.filter, got, tt.ok)
+		}
+	}
+}

@@ -26,7 +26,7 @@ import (
 // not read: the engine is built from the files).
 const (
 	stateMagic   = "enquire-mcp engine state\n"
-	stateVersion = 9
+	stateVersion = 10
 )
 
 // ErrStateMismatch says that a state was made for another key (another

@@ -664,7 +664,7 @@ func (p *packer) backlinks(note int) []packLink {
 func linkingLine(n *vault.Note, l vault.Link) string {
 	i := l.Line - n.BodyLine
 	if i < 0 {
-		return l.Raw // a link in the frontmatter
+		return linkLine(n, l) // a link in the frontmatter
 	}
 	line := ""
 	for k, rest := 0, n.Body; k <= i; k++ {

@@ -64,9 +64,10 @@ type Backlink struct {
 
 // BacklinkLine is one link with its context.
 type BacklinkLine struct {
-	Line    int    `json:"line" jsonschema:"1-based file line in the linking note."`
-	Raw     string `json:"raw" jsonschema:"The link as written."`
-	Snippet string `json:"snippet" jsonschema:"About 160 characters of the line around the link."`
+	Line     int    `json:"line" jsonschema:"1-based file line in the linking note."`
+	Raw      string `json:"raw" jsonschema:"The link as written."`
+	Property string `json:"property,omitempty" jsonschema:"The frontmatter key whose value holds the link (a link in a property)."`
+	Snippet  string `json:"snippet" jsonschema:"About 160 characters of the line around the link (key: link for a property)."`
 }
 
 // OutboundLinksInput is the obsidian_get_outbound_links request.
@@ -124,6 +125,7 @@ type UnresolvedLink struct {
 	Alias       string   `json:"alias,omitempty"`
 	Line        int      `json:"line"`
 	Embed       bool     `json:"embed"`
+	Property    string   `json:"property,omitempty" jsonschema:"The frontmatter key whose value holds the link (a link in a property)."`
 	Snippet     string   `json:"snippet"`
 	Suggestions []string `json:"suggestions" jsonschema:"Titles of the closest existing notes (at most 3), for a typo."`
 }
@@ -336,7 +338,7 @@ func (ix *linkIndex) backlink(edges []graph.Edge, gr backlinkGroup) Backlink {
 	}
 	for _, e := range edges[gr.lo:min(gr.hi, gr.lo+backlinksPerNote)] {
 		l := ix.link(e)
-		b.Links = append(b.Links, BacklinkLine{Line: l.Line, Raw: l.Raw, Snippet: linkSnippet(linkNoteLine(n, l.Line), l.Raw, linkSnippetRunes)})
+		b.Links = append(b.Links, BacklinkLine{Line: l.Line, Raw: l.Raw, Property: l.Property, Snippet: linkSnippet(linkLine(n, l), l.Raw, linkSnippetRunes)})
 	}
 	return b
 }
@@ -451,8 +453,8 @@ func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, erro
 		n := ix.snap.Notes[u.From]
 		l := n.Links[u.Link]
 		out.Unresolved = append(out.Unresolved, UnresolvedLink{FromPath: n.Path, Target: l.Target, Raw: l.Raw,
-			Heading: l.Heading, Block: l.Block, Alias: l.Alias, Line: l.Line, Embed: l.Embed,
-			Snippet: linkSnippet(linkNoteLine(n, l.Line), l.Raw, linkSnippetRunes), Suggestions: ix.suggestTitles(l.Target)})
+			Heading: l.Heading, Block: l.Block, Alias: l.Alias, Line: l.Line, Embed: l.Embed, Property: l.Property,
+			Snippet: linkSnippet(linkLine(n, l), l.Raw, linkSnippetRunes), Suggestions: ix.suggestTitles(l.Target)})
 	}
 	out.NextCursor = linkNextCursor("unresolved", offset, size, len(matched))
 	return out, nil

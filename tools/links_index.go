@@ -197,6 +197,15 @@ func linkTargetText(ref string) string {
 	return strings.TrimSpace(ref)
 }
 
+// linkLine is the text a link is shown in: its body line, or for a
+// property link "key: link" (the frontmatter is not kept as text).
+func linkLine(n *vault.Note, l vault.Link) string {
+	if l.Property != "" {
+		return l.Property + ": " + l.Raw
+	}
+	return linkNoteLine(n, l.Line)
+}
+
 // linkNoteLine returns line (1-based, counted in the file) of a note's body,
 // or "" when the line is outside the body.
 func linkNoteLine(n *vault.Note, line int) string {

@@ -239,7 +239,8 @@ func TestBacklinksTool(t *testing.T) {
 		"Science/Photosynthesis.md": 5, "Science/Black Holes.md": 5, "Software/Go Concurrency.md": 5,
 		"Cooking/Sourdough Bread.md": 4, "Software/Rust Ownership.md": 4, "Gardening/Tomatoes.md": 4,
 		"Travel/Kyoto Trip.md": 3, "Science/Plate Tectonics.md": 2, "Archive/Ideas.md": 2, "Home.md": 1,
-		"Projects/Ideas.md": 1, "Archive/2019/Old Notes/Ancient.md": 1, "Misc/Orphan.md": 0, "Syntax/Embeds.md": 0,
+		"Projects/Ideas.md": 1, "Archive/2019/Old Notes/Ancient.md": 1, "Misc/Orphan.md": 0, "Syntax/Embeds.md": 1, // from a property
+		"Syntax/Properties.md": 0,
 	} {
 		got := decode[BacklinksOutput](t, call(t, cs, "obsidian_get_backlinks", map[string]any{"path": target}))
 		if got.Total != want || len(got.Backlinks) != want {
@@ -372,21 +373,25 @@ func TestOutboundLinksTool(t *testing.T) {
 func TestUnresolvedTool(t *testing.T) {
 	cs := connect(t)
 	out := decode[UnresolvedOutput](t, call(t, cs, "obsidian_get_unresolved_wikilinks", map[string]any{}))
-	if out.Total != 1 || out.TotalTargets != 1 || len(out.Unresolved) != 1 || out.NextCursor != "" {
+	if out.Total != 2 || out.TotalTargets != 2 || len(out.Unresolved) != 2 || out.NextCursor != "" {
 		t.Fatalf("output %+v", out)
 	}
-	u := out.Unresolved[0]
+	if p := out.Unresolved[0]; p.FromPath != "Syntax/Properties.md" || p.Target != "Missing Property Target" || p.Property != "source" ||
+		p.Line != 8 || p.Snippet != "source: [[Missing Property Target]]" {
+		t.Fatalf("property link %+v", p)
+	}
+	u := out.Unresolved[1]
 	if u.FromPath != "Syntax/Wikilinks.md" || u.Target != "Nonexistent Note" || u.Raw != "[[Nonexistent Note]]" || u.Line != 21 || u.Embed ||
 		!strings.Contains(u.Snippet, "[[Nonexistent Note]]") || u.Suggestions == nil {
 		t.Fatalf("link %+v", u)
 	}
-	if len(out.Targets) != 1 || out.Targets[0] != (UnresolvedTarget{Target: "Nonexistent Note", Count: 1}) {
+	if len(out.Targets) != 2 || out.Targets[1] != (UnresolvedTarget{Target: "Nonexistent Note", Count: 1}) {
 		t.Fatalf("targets %+v", out.Targets)
 	}
 	for _, tt := range []struct {
 		folder string
 		want   int
-	}{{"Syntax", 1}, {"Syntax/", 1}, {"./syntax", 1}, {"Cooking", 0}, {"Synt", 0}} {
+	}{{"Syntax", 2}, {"Syntax/", 2}, {"./syntax", 2}, {"Cooking", 0}, {"Synt", 0}} {
 		got := decode[UnresolvedOutput](t, call(t, cs, "obsidian_get_unresolved_wikilinks", map[string]any{"folder": tt.folder}))
 		if got.Total != tt.want || len(got.Unresolved) != tt.want || got.Unresolved == nil || got.Targets == nil {
 			t.Errorf("folder %q: %+v", tt.folder, got)

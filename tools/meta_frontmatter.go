@@ -23,7 +23,7 @@ import (
 type FrontmatterSearchInput struct {
 	Key      string `json:"key" jsonschema:"Frontmatter key, matched case-insensitively (exact spelling first)."`
 	Exists   *bool  `json:"exists,omitempty" jsonschema:"true: every note that has the key, whatever its value."`
-	Equals   any    `json:"equals,omitempty" jsonschema:"Notes whose value equals this, compared like obsidian_search's filter_frontmatter: strings trimmed and case-insensitive, numbers by value (2024 = 2024.0 = \"2024\"), a list value matches by membership; tags and aliases compare as the note's parsed lists (\"a, b\" = [a, b]), # ignored on tags."`
+	Equals   any    `json:"equals,omitempty" jsonschema:"Notes whose value equals this, compared like obsidian_search's filter_frontmatter: strings trimmed and case-insensitive, numbers by value (2024 = 2024.0 = \"2024\"), a list value matches by membership, a [[link]] value also by the linked note's name or path; tags and aliases compare as the note's parsed lists (\"a, b\" = [a, b]), # ignored on tags."`
 	Contains any    `json:"contains,omitempty" jsonschema:"Notes whose value (or an element of a list value, tags and aliases parsed as for equals) contains this text, case-insensitively."`
 	Folder   string `json:"folder,omitempty" jsonschema:"Only notes under this vault-relative folder."`
 	Limit    int    `json:"limit,omitempty" jsonschema:"Matches per page (1-1000, default 100)."`

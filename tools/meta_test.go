@@ -206,14 +206,15 @@ func TestFrontmatterSearchPaging(t *testing.T) {
 
 func TestStatsTool(t *testing.T) {
 	out := decode[StatsOutput](t, call(t, connect(t), "obsidian_stats", map[string]any{"top_tags": 3}))
-	// Expectations from testdata/MANIFEST.md: 40 notes; 4 without
-	// frontmatter plus Malformed YAML; one unresolved link; 6 notes with no
-	// edge at all; 26 linked-to notes of which 9 link on. Plus the two
-	// memories of Memory/: frontmatter, no links, no tags.
+	// Expectations from testdata/MANIFEST.md: 41 notes; 4 without
+	// frontmatter plus Malformed YAML; two unresolved links (one in a
+	// property); 4 notes with no edge at all; 31 linked-to notes of which
+	// 12 link on. Plus the two memories of Memory/: frontmatter, no links,
+	// no tags.
 	type counts struct{ notes, pdfs, atts, fm, orphans, deadEnds, broken, targets, tags, warnings int }
 	got := counts{out.Notes, out.PDFs, out.Attachments, out.NotesWithFrontmatter, out.Orphans, out.DeadEnds,
 		out.BrokenLinks, out.UnresolvedTargets, out.TotalTags, out.Warnings}
-	if want := (counts{42, 0, 2, 37, 8, 17, 1, 1, 44, 1}); got != want {
+	if want := (counts{43, 0, 2, 38, 6, 19, 2, 2, 44, 1}); got != want {
 		t.Fatalf("stats %+v, want %+v", got, want)
 	}
 	if out.AttachmentBytes != 69+884 { // diagram.png and paper.pdf

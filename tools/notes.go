@@ -31,7 +31,7 @@ type ListNotesInput struct {
 	ModifiedSince     string         `json:"modified_since,omitempty" jsonschema:"Only notes modified at or after this time: RFC 3339 (2026-03-10T14:00:00Z) or a date (2026-03-10, local midnight)."`
 	ModifiedBefore    string         `json:"modified_before,omitempty" jsonschema:"Only notes modified strictly before this time: RFC 3339 or a date (local midnight)."`
 	SinceDate         string         `json:"since_date,omitempty" jsonschema:"Alias of modified_since, for clients of other Obsidian servers."`
-	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key, as in obsidian_search: a value is a string, number, boolean or an array of those (any of them); list values match by membership; strings compare case-insensitively; a note without the key is excluded."`
+	FilterFrontmatter map[string]any `json:"filter_frontmatter,omitempty" jsonschema:"Keep notes whose frontmatter matches every key, as in obsidian_search: a value is a string, number, boolean or an array of those (any of them); list values match by membership; strings compare case-insensitively; a [[link]] also matches the linked note's name or path; a note without the key is excluded."`
 	Sort              string         `json:"sort,omitempty" jsonschema:"mtime (default), title or path."`
 	Order             string         `json:"order,omitempty" jsonschema:"asc or desc; default desc (newest first) for mtime, asc for title and path."`
 	Limit             int            `json:"limit,omitempty" jsonschema:"Notes per page (1-500, default 50)."`

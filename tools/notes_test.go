@@ -60,7 +60,7 @@ func TestListNotesFilters(t *testing.T) {
 				for i, n := range out.Notes {
 					titles[i] = strings.ToLower(n.Title)
 				}
-				if !slices.IsSorted(titles) || len(titles) != 9 || out.Notes[len(titles)-1].Title != "Wikilinks" {
+				if !slices.IsSorted(titles) || len(titles) != 10 || out.Notes[len(titles)-1].Title != "Wikilinks" {
 					t.Fatalf("titles %q", titles)
 				}
 			}},

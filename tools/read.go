@@ -74,6 +74,7 @@ type LinkInfo struct {
 	Alias    string `json:"alias,omitempty"`
 	Embed    bool   `json:"embed"`
 	Line     int    `json:"line" jsonschema:"1-based file line."`
+	Property string `json:"property,omitempty" jsonschema:"The frontmatter key whose value holds the link (a link in a property; line is then a frontmatter line)."`
 	Status   string `json:"status" jsonschema:"note, attachment or unresolved."`
 	Resolved string `json:"resolved,omitempty" jsonschema:"Vault-relative path the link resolves to."`
 }
@@ -81,7 +82,7 @@ type LinkInfo struct {
 // linkInfo describes a resolved link.
 func linkInfo(l vault.Link) LinkInfo {
 	return LinkInfo{Raw: l.Raw, Target: l.Target, Heading: l.Heading, Block: l.Block,
-		Alias: l.Alias, Embed: l.Embed, Line: l.Line, Status: string(l.Kind), Resolved: l.Resolved}
+		Alias: l.Alias, Embed: l.Embed, Line: l.Line, Property: l.Property, Status: string(l.Kind), Resolved: l.Resolved}
 }
 
 // errNotFound is the one message for a missing note and for a path that

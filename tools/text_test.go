@@ -66,7 +66,7 @@ func TestSearchTextTool(t *testing.T) {
 func TestSearchTextOutput(t *testing.T) {
 	cs := connect(t)
 	out := decode[SearchTextOutput](t, call(t, cs, "obsidian_search_text", map[string]any{"query": "the", "limit": 3, "max_matches_per_note": 1}))
-	if out.Mode != "phrase" || out.Query != "the" || out.CaseSensitive || out.Regex || out.ScannedNotes != 42 {
+	if out.Mode != "phrase" || out.Query != "the" || out.CaseSensitive || out.Regex || out.ScannedNotes != 43 {
 		t.Fatalf("header %+v", out)
 	}
 	if len(out.Notes) != 3 || out.MatchedNotes <= 3 {
@@ -262,7 +262,7 @@ func TestSearchTextPDFs(t *testing.T) {
 		t.Fatalf("pdf match %+v", out)
 	}
 	stats := decode[StatsOutput](t, call(t, cs, "obsidian_stats", map[string]any{}))
-	if stats.PDFs != 1 || stats.Notes != 42 || stats.Attachments != 2 {
+	if stats.PDFs != 1 || stats.Notes != 43 || stats.Attachments != 2 {
 		t.Fatalf("stats with PDFs %+v", stats)
 	}
 }

@@ -92,7 +92,7 @@ type RenameOutput struct {
 	DryRun        bool         `json:"dry_run"`
 	Files         []RenameFile `json:"files" jsonschema:"Notes whose links are rewritten, by path after the rename."`
 	TotalRewrites int          `json:"total_rewrites"`
-	Warnings      []string     `json:"warnings" jsonschema:"Links that could not be rewritten, notes that could not be read."`
+	Warnings      []string     `json:"warnings" jsonschema:"Links that could not be rewritten, notes that could not be read, notes left as they are because their properties could not be rewritten safely."`
 	RefreshError  string       `json:"refresh_error,omitempty" jsonschema:"The rename succeeded but the in-memory index could not be reloaded."`
 }
 
@@ -503,7 +503,7 @@ func (s *Server) addWriteTools() {
 	addTool(s, &mcp.Tool{
 		Name:         "obsidian_rename_note",
 		Title:        "Rename or move a note",
-		Description:  "Move a note to new_path and rewrite every [[link]], ![[embed]] and [text](path.md) that pointed to it, keeping #heading, #^block, |alias and the writer's style: a bare name stays bare (the new name) unless another note has that name, then the shortest path only this note matches; path links get the new path, relative links the new relative path, .md kept as written. Links inside the moved note that would break are fixed, and links to a same-named note that the new name would capture are pinned to their note. Code blocks, inline code and frontmatter are not touched. dry_run returns the plan without changing anything.",
+		Description:  "Move a note to new_path and rewrite every [[link]], ![[embed]] and [text](path.md) that pointed to it, keeping #heading, #^block, |alias and the writer's style: a bare name stays bare (the new name) unless another note has that name, then the shortest path only this note matches; path links get the new path, relative links the new relative path, .md kept as written. Links inside the moved note that would break are fixed, and links to a same-named note that the new name would capture are pinned to their note. Links in properties (frontmatter values) are rewritten in place, keeping their YAML form (a quoted string stays quoted, a list item a list item); a note whose properties cannot be rewritten safely is left as it is, with a warning. Code blocks and inline code are not touched. dry_run returns the plan without changing anything.",
 		Annotations:  writes(false),
 		InputSchema:  renameInputSchema(),
 		OutputSchema: outputSchema[RenameOutput](),

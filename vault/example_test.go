@@ -25,7 +25,7 @@ func ExampleLoad() {
 		fmt.Printf("L%d %s -> %s %s\n", l.Line, l.Raw, l.Kind, l.Resolved)
 	}
 	// Output:
-	// 42 notes, 2 attachments
+	// 43 notes, 2 attachments
 	// warning: Syntax/Malformed YAML.md
 	// Software/Kubernetes.md [devops infrastructure] true
 	// L9 ![[Sourdough Bread]] -> note Cooking/Sourdough Bread.md

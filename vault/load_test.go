@@ -41,6 +41,7 @@ type wantLink struct {
 	line                      int
 	raw, target               string
 	heading, block, alias, to string
+	prop                      string // the frontmatter key of a property link
 }
 
 // wl is a plain [[Name]] link.
@@ -197,6 +198,24 @@ var manifestNotes = []wantNote{
 		headings: []Heading{h(1, 1, "Ancient")},
 	},
 	{
+		// Property links: a quoted string, a flow list with an alias, a
+		// block list with heading and block links (single-quoted too), two
+		// links in one string (one an embed), an unresolved one; an
+		// unquoted [[x]] (a YAML list) and a YAML comment are no links.
+		path: "Syntax/Properties.md", title: "Properties", fmLines: 11,
+		headings: []Heading{h(12, 1, "Properties")},
+		links: []wantLink{
+			{line: 2, raw: "[[Wikilinks]]", target: "Wikilinks", to: "Syntax/Wikilinks.md", prop: "up"},
+			{line: 3, raw: "[[Embeds]]", target: "Embeds", to: "Syntax/Embeds.md", prop: "related"},
+			{line: 3, raw: "[[Tags|tag forms]]", target: "Tags", alias: "tag forms", to: "Syntax/Tags.md", prop: "related"},
+			{line: 5, raw: "[[Headings and Blocks#Heading level two]]", target: "Headings and Blocks", heading: "Heading level two", to: "Syntax/Headings and Blocks.md", prop: "see"},
+			{line: 6, raw: "[[Headings and Blocks#^block-two|block two]]", target: "Headings and Blocks", block: "block-two", alias: "block two", to: "Syntax/Headings and Blocks.md", prop: "see"},
+			{line: 7, raw: "[[Code Fences]]", target: "Code Fences", to: "Syntax/Code Fences.md", prop: "pair"},
+			{line: 7, raw: "![[Relative Links]]", target: "Relative Links", to: "Syntax/Relative Links.md", prop: "pair"},
+			{line: 8, raw: "[[Missing Property Target]]", target: "Missing Property Target", prop: "source"},
+		},
+	},
+	{
 		path: "Syntax/Wikilinks.md", title: "Wikilinks", tags: []string{"syntax-test"}, fmLines: 3,
 		headings: []Heading{h(4, 1, "Wikilinks"), h(19, 2, "Second section")},
 		links: []wantLink{
@@ -327,8 +346,8 @@ var manifestNotes = []wantNote{
 
 func TestLoadFixtureNotes(t *testing.T) {
 	s := fixture(t)
-	if len(manifestNotes) != 42 {
-		t.Fatalf("test table has %d notes, want 42", len(manifestNotes))
+	if len(manifestNotes) != 43 {
+		t.Fatalf("test table has %d notes, want 43", len(manifestNotes))
 	}
 	var want []string
 	for _, w := range manifestNotes {
@@ -397,7 +416,7 @@ func checkLink(t *testing.T, got Link, w wantLink) {
 	t.Helper()
 	want := Link{
 		Raw: w.raw, Target: w.target, Heading: w.heading, Block: w.block, Alias: w.alias,
-		Embed: strings.HasPrefix(w.raw, "!"), Markdown: !strings.Contains(w.raw, "[["), Line: w.line,
+		Embed: strings.HasPrefix(w.raw, "!"), Markdown: !strings.Contains(w.raw, "[["), Line: w.line, Property: w.prop,
 		Kind: LinkUnresolved, Resolved: w.to,
 	}
 	switch {
@@ -578,9 +597,9 @@ func TestLoadFixtureDetails(t *testing.T) {
 				}
 			}
 		}
-		// 64: the manifest's 65 minus the optional [x](#local-anchor).
-		if total != 64 || embeds != 5 || unresolved != 1 || self != 1 {
-			t.Errorf("links %d, embeds %d, unresolved %d, self %d; want 64, 5, 1, 1", total, embeds, unresolved, self)
+		// 72: the manifest's 73 minus the optional [x](#local-anchor).
+		if total != 72 || embeds != 6 || unresolved != 2 || self != 1 {
+			t.Errorf("links %d, embeds %d, unresolved %d, self %d; want 72, 6, 2, 1", total, embeds, unresolved, self)
 		}
 	})
 }
@@ -613,7 +632,12 @@ func TestLoadFixtureInbound(t *testing.T) {
 		"Health/Running.md":                 {"Home.md"},
 		"Projects/Ideas.md":                 {"Projects/Roadmap.md"},
 		"Archive/2019/Old Notes/Ancient.md": {"Archive/Old Plans.md"},
-		"Syntax/Wikilinks.md":               {"Syntax/Relative Links.md"},
+		"Syntax/Wikilinks.md":               {"Syntax/Properties.md", "Syntax/Relative Links.md"},
+		"Syntax/Embeds.md":                  {"Syntax/Properties.md"},
+		"Syntax/Tags.md":                    {"Syntax/Properties.md"},
+		"Syntax/Code Fences.md":             {"Syntax/Properties.md"},
+		"Syntax/Headings and Blocks.md":     {"Syntax/Properties.md"},
+		"Syntax/Relative Links.md":          {"Syntax/Properties.md"},
 		"Daily/2026-01-15.md":               {"Daily/2026-02-01.md"},
 		"Daily/2026-02-01.md":               {"Daily/2026-03-10.md"},
 	}

@@ -105,7 +105,9 @@ const (
 	LinkAttachment LinkKind = "attachment"
 )
 
-// Link is a [[wikilink]], ![[embed]] or a markdown link to a local file.
+// Link is a [[wikilink]], ![[embed]] or a markdown link to a local file in
+// the body, or a [[wikilink]] or ![[embed]] in a frontmatter value (a
+// property link). Property links come first, in file order.
 type Link struct {
 	// Raw is the link as written, e.g. "![[Note#Part|shown]]".
 	Raw string
@@ -118,7 +120,12 @@ type Link struct {
 	Alias    string
 	Embed    bool
 	Markdown bool
-	Line     int
+	// Line is the 1-based file line: a frontmatter line for a property
+	// link.
+	Line int
+	// Property is the frontmatter key whose value holds the link ("" for
+	// a link in the body).
+	Property string
 	// Kind and Resolved (a vault-relative path) are set by the resolver.
 	Kind     LinkKind
 	Resolved string

@@ -46,6 +46,7 @@ func Parse(path string, raw []byte) (*Note, []Warning) {
 		body = drawingText(body)
 		n.Body = body
 	}
+	n.Links = propertyLinks(text, fm)
 	s := bodyScanner{note: n}
 	s.scan(body, bodyLine)
 	n.InlineTags = uniqueFold(n.InlineTags)

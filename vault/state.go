@@ -137,6 +137,7 @@ func encodeNote(w *wire.Writer, n *Note, s *Snapshot) error {
 		w.Bool(l.Embed)
 		w.Bool(l.Markdown)
 		w.Len(l.Line)
+		w.Text(l.Property)
 		encodeResolution(w, l, s)
 	}
 	w.Len(n.BodyLine)
@@ -179,11 +180,11 @@ func decodeNote(r *wire.Reader, targets *targetList, n *Note) {
 			n.Blocks[i] = Block{ID: r.Text(), Line: r.Nat()}
 		}
 	}
-	if k := r.Len(8); k > 0 {
+	if k := r.Len(9); k > 0 {
 		n.Links = make([]Link, k)
 		for i := range n.Links {
 			n.Links[i] = Link{Raw: r.Text(), Target: r.Text(), Heading: r.Text(), Block: r.Text(),
-				Alias: r.Text(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat()}
+				Alias: r.Text(), Embed: r.Bool(), Markdown: r.Bool(), Line: r.Nat(), Property: r.Text()}
 			decodeResolution(r, &n.Links[i], targets)
 		}
 	}

@@ -21,7 +21,7 @@ func fullNote() *Note {
 			"l": []any{"a", 1}, "m": map[string]any{"k": "v"}},
 		Headings: []Heading{{Level: 2, Text: "H", Line: 3}},
 		Blocks:   []Block{{ID: "id", Line: 4}},
-		Links: []Link{{Raw: "![[T#H|al]]", Target: "T", Heading: "H", Block: "bl", Alias: "al", Embed: true, Markdown: true, Line: 5,
+		Links: []Link{{Raw: "![[T#H|al]]", Target: "T", Heading: "H", Block: "bl", Alias: "al", Embed: true, Markdown: true, Line: 5, Property: "up",
 			Kind: LinkNote, Resolved: "T.md"}},
 		Body: "body", BodyLine: 6, Pages: []Page{{Number: 1, Line: 1, OCR: true}},
 		Size: 99, ModTime: time.Unix(1700000000, 5), Hash: "h", OCRKey: "eng/50",

@@ -61,12 +61,12 @@ func (m *Mutator) Step() []string {
 
 func (m *Mutator) pick(s []string) string { return s[m.rng.IntN(len(s))] }
 
-// text is a random note: frontmatter sometimes, words, links to names
-// that exist or not, tags, a heading.
+// text is a random note: frontmatter sometimes (with a property link),
+// words, links to names that exist or not, tags, a heading.
 func (m *Mutator) text(notes []string) string {
 	var b strings.Builder
 	if m.rng.IntN(3) == 0 {
-		fmt.Fprintf(&b, "---\naliases: [%s%d]\ntags: [t%d]\n---\n", m.pick(words), m.rng.IntN(20), m.rng.IntN(5))
+		fmt.Fprintf(&b, "---\naliases: [%s%d]\ntags: [t%d]\n%s---\n", m.pick(words), m.rng.IntN(20), m.rng.IntN(5), m.propertyLink(notes))
 	}
 	fmt.Fprintf(&b, "# %s %s\n\n", m.pick(words), m.pick(words))
 	for range 5 + m.rng.IntN(30) {
@@ -175,8 +175,26 @@ func (m *Mutator) attachment() []string {
 
 func (m *Mutator) aliases(notes []string) []string {
 	p := m.pick(notes)
-	m.write(p, fmt.Sprintf("---\naliases: [%s%d, %s]\n---\nNow known by another name.\n", m.pick(words), m.rng.IntN(20), m.pick(words)))
+	m.write(p, fmt.Sprintf("---\naliases: [%s%d, %s]\n%s---\nNow known by another name.\n", m.pick(words), m.rng.IntN(20), m.pick(words), m.propertyLink(notes)))
 	return []string{p}
+}
+
+// propertyLink is a frontmatter line linking to a note (or to a name that
+// may not exist), in one of the YAML forms Obsidian writes. It is chosen
+// from the step count, not the random source, so that the sequence of
+// changes a seed makes stays what it was without property links.
+func (m *Mutator) propertyLink(notes []string) string {
+	name := fmt.Sprintf("%s%d", words[m.n%len(words)], m.n%20)
+	if len(notes) > 0 && m.n%4 != 0 {
+		name = strings.TrimSuffix(filepath.Base(notes[m.n%len(notes)]), ".md")
+	}
+	switch m.n % 3 {
+	case 0:
+		return fmt.Sprintf("up: \"[[%s]]\"\n", name)
+	case 1:
+		return fmt.Sprintf("related: [\"[[%s|shown]]\", \"[[%s]]\"]\n", name, words[m.n%len(words)])
+	}
+	return fmt.Sprintf("people:\n  - \"[[%s#Part]]\"\n", name)
 }
 
 func (m *Mutator) write(p, text string) {
