@@ -132,3 +132,19 @@ const (
 	// neither pushed up nor down against rated ones on average.
 	NeutralImportance = 5
 )
+
+// Weights of obsidian_find_similar's signals (package similar). Every
+// signal is a similarity in [0, 1] and the score is their weighted mean
+// over the signals available, so a vault without embeddings still scores
+// in [0, 1]. The text signals weigh most because they say what the notes
+// are about; tags are the author's own grouping; the link signals are
+// evidence of relatedness rather than likeness, and a direct link alone
+// (a hub linking everything) says least.
+const (
+	SimilarWeightContent    = 0.40
+	SimilarWeightEmbeddings = 0.20
+	SimilarWeightTags       = 0.15
+	SimilarWeightLinks      = 0.10
+	SimilarWeightCoCitation = 0.10
+	SimilarWeightDirect     = 0.05
+)

@@ -62,7 +62,7 @@ func benchFindSimilar(b *testing.B, e *search.Engine) {
 	srv := &Server{}
 	srv.eng.Store(e)
 	cache := &simCache{}
-	cache.get(e).build()
+	cache.get(e).Build()
 	notes := e.Snapshot().Notes
 	ctx := context.Background()
 	var times []time.Duration
@@ -87,7 +87,7 @@ func benchFindSimilar(b *testing.B, e *search.Engine) {
 func BenchmarkFindSimilarBuild(b *testing.B) {
 	e := benchEngine(b)
 	for b.Loop() {
-		(&simCache{}).get(e).build()
+		(&simCache{}).get(e).Build()
 	}
 }
 
