@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/edit"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
@@ -64,6 +65,10 @@ type Options struct {
 	// MaxFileSize is the note size cap the vault was loaded with (0:
 	// vault.DefaultMaxFileSize): writes never grow a note past it.
 	MaxFileSize int64
+	// SystemTrash is where obsidian_delete_note puts a note when the
+	// vault's trash setting is Obsidian's default, the system trash
+	// (edit.FindSystemTrash). Nil: the vault's own .trash folder.
+	SystemTrash *edit.SystemTrash
 }
 
 // DailyNotes is where daily notes live and how they are named.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,7 +64,7 @@ type DeleteNoteInput struct {
 // DeleteNoteOutput is the obsidian_delete_note result.
 type DeleteNoteOutput struct {
 	Path          string   `json:"path"`
-	TrashedTo     string   `json:"trashed_to" jsonschema:"Where the note is (or would be) now: in the vault's .trash folder, from which it can be restored."`
+	TrashedTo     string   `json:"trashed_to" jsonschema:"Where the note is now (with dry_run: the trash it would go to): the vault's .trash folder, or the system trash when the vault's setting is Obsidian's default; it can be restored from there."`
 	Trash         string   `json:"trash" jsonschema:"The vault's trash setting (.obsidian/app.json trashOption: system, local or none) and what was done with it."`
 	DryRun        bool     `json:"dry_run"`
 	DanglingLinks int      `json:"dangling_links" jsonschema:"Links in other notes that pointed to the note and now resolve to nothing."`
@@ -191,29 +192,40 @@ func (s *Server) deleteNote(ctx context.Context, in DeleteNoteInput) (DeleteNote
 	if err := checkIfMatch(rel, raw, in.IfMatch); err != nil {
 		return DeleteNoteOutput{}, err
 	}
-	out := DeleteNoteOutput{Path: rel, DryRun: in.DryRun, Trash: trashNote(e.Obsidian().Trash), TrashedTo: path.Join(edit.TrashFolder, path.Base(rel)), LinkedFrom: []string{}}
+	option := e.Obsidian().Trash
+	system := option == obsidian.TrashSystem && s.opts.SystemTrash != nil
+	out := DeleteNoteOutput{Path: rel, DryRun: in.DryRun, Trash: trashNote(option, system), TrashedTo: path.Join(edit.TrashFolder, path.Base(rel)), LinkedFrom: []string{}}
+	if system {
+		out.TrashedTo = s.opts.SystemTrash.Dir
+	}
 	out.DanglingLinks, out.LinkedFrom = danglingLinks(e, rel)
 	if in.DryRun {
 		return out, nil
 	}
-	if out.TrashedTo, err = edit.Trash(snap.Root, rel, raw); err != nil {
+	if system {
+		out.TrashedTo, err = s.opts.SystemTrash.Trash(snap.Root, rel, raw, time.Now())
+	} else {
+		out.TrashedTo, err = edit.Trash(snap.Root, rel, raw)
+	}
+	if err != nil {
 		return DeleteNoteOutput{}, err
 	}
 	out.RefreshError = s.afterWrite(ctx, rel)
 	return out, nil
 }
 
-// trashNote says what the vault's trash setting asked for and what a
-// delete does: always the vault's own .trash, so the note stays in the
-// vault and can be restored.
-func trashNote(option string) string {
-	switch option {
-	case obsidian.TrashLocal:
+// trashNote says what the vault's trash setting asks for and what a
+// delete does with it. A note is never deleted outright.
+func trashNote(option string, system bool) string {
+	switch {
+	case option == obsidian.TrashLocal:
 		return "local: moved to the vault's .trash folder, as Obsidian does"
-	case obsidian.TrashNone:
+	case option == obsidian.TrashNone:
 		return "none: Obsidian would delete the file for good; enquire-mcp never deletes outright and moves it to the vault's .trash folder"
+	case system:
+		return "system: moved to the system trash, as Obsidian does (restore it from there)"
 	}
-	return "system: Obsidian would use the system trash; enquire-mcp keeps deleted notes inside the vault, in its .trash folder"
+	return "system: this server has no system trash to use, so the note goes to the vault's .trash folder"
 }
 
 // danglingLinks counts the links from other notes to rel, and lists those
@@ -299,7 +311,7 @@ func (s *Server) addEditTools() {
 	addTool(s, &mcp.Tool{
 		Name:         "obsidian_delete_note",
 		Title:        "Delete a note (to the trash)",
-		Description:  "Move a note to the vault's .trash folder (never deleted outright, whatever the vault's trash setting: it can be restored from there) and report the links in other notes that it leaves dangling. dry_run reports without moving; if_match refuses a stale delete. The index is reloaded at once.",
+		Description:  "Move a note to the trash the vault's setting names (.obsidian/app.json trashOption: the system trash, Obsidian's default, or the vault's .trash folder; with \"delete permanently\" the .trash folder too: a note is never deleted outright) and report the links in other notes that it leaves dangling. dry_run reports without moving; if_match refuses a stale delete. The index is reloaded at once.",
 		Annotations:  writes(true),
 		InputSchema:  deleteNoteInputSchema(),
 		OutputSchema: outputSchema[DeleteNoteOutput](),

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/enquire-mcp/enquire-mcp/edit"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 // TestStaleIfMatchRefused reads a note, edits its file on disk as a person
@@ -196,5 +199,53 @@ func TestDeleteNoteManyBacklinks(t *testing.T) {
 	out := decode[DeleteNoteOutput](t, call(t, cs, "obsidian_delete_note", map[string]any{"path": "Hub.md"}))
 	if out.DanglingLinks != 500 || len(out.LinkedFrom) != maxLinkedFrom || out.TrashedTo != ".trash/Hub.md" {
 		t.Fatalf("dangling %d, linked_from %d, trashed to %q", out.DanglingLinks, len(out.LinkedFrom), out.TrashedTo)
+	}
+}
+
+// TestDeleteNoteFollowsTrashSetting: the system trash (Obsidian's
+// default) when the server has one, the vault's .trash for "local" and
+// for "none" (never deleted outright).
+func TestDeleteNoteFollowsTrashSetting(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the freedesktop.org trash is tested on Linux")
+	}
+	tests := []struct {
+		name, app string
+		want      func(root, data string) string
+		trash     string
+	}{
+		{"system", `{}`, func(_, data string) string { return filepath.Join(data, "Trash", "files", "Crawler.md") }, "system: moved to the system trash"},
+		{"local", `{"trashOption": "local"}`, func(string, string) string { return ".trash/Crawler.md" }, "local:"},
+		{"none", `{"trashOption": "none"}`, func(string, string) string { return ".trash/Crawler.md" }, "none:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := t.TempDir()
+			t.Setenv("XDG_DATA_HOME", data)
+			st, err := edit.FindSystemTrash()
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := vaulttest.Copy(t, "../testdata/vault")
+			writeTestFile(t, root, ".obsidian/app.json", tt.app)
+			e, err := loadEngine(context.Background(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := connectTo(t, New(e, Options{Version: "test", EnableWrite: true, SystemTrash: &st, Reload: func(ctx context.Context, _ []string) (*search.Engine, error) {
+				return loadEngine(ctx, root)
+			}}))
+			out := decode[DeleteNoteOutput](t, call(t, cs, "obsidian_delete_note", map[string]any{"path": "Projects/Crawler.md"}))
+			if out.TrashedTo != tt.want(root, data) || !strings.HasPrefix(out.Trash, tt.trash) {
+				t.Fatalf("%+v", out)
+			}
+			where := out.TrashedTo
+			if !filepath.IsAbs(where) {
+				where = filepath.Join(root, filepath.FromSlash(where))
+			}
+			if raw, err := os.ReadFile(where); err != nil || !strings.Contains(string(raw), "polite web crawler") {
+				t.Fatalf("trashed copy: %v", err)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/edit"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/stdio"
 	"github.com/enquire-mcp/enquire-mcp/tools"
@@ -101,8 +102,17 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 		// The SDK logs every stateless request's session at info level.
 		toolsLogger = slog.New(minLevel{logger.Handler(), slog.LevelWarn})
 	}
+	var trash *edit.SystemTrash
+	if sf.enableWrite {
+		if t, err := edit.FindSystemTrash(); err == nil {
+			trash = &t
+		} else {
+			logger.Info("deleted notes go to the vault's .trash folder", "why", err.Error())
+		}
+	}
 	srv := tools.New(l.eng, tools.Options{
-		Version: version, Logger: toolsLogger, EnableWrite: sf.enableWrite,
+		SystemTrash: trash,
+		Version:     version, Logger: toolsLogger, EnableWrite: sf.enableWrite,
 		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
 		Reload:        l.Reload,
 		Live:          l.liveStatus(w),
