@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 )
 
@@ -48,9 +49,11 @@ type layer struct {
 	attnNorm, ffNorm     Norm
 }
 
-// New packs w's matrices (w's slices are not kept, except the embedding
-// tables and norms) and returns the encoder; a tensor of the wrong size
-// is an error wrapping ErrWeights.
+// New packs w's matrices and returns the encoder; a tensor of the wrong
+// size is an error wrapping ErrWeights. It keeps w's embedding tables,
+// norms and biases, and consumes w.Layers: each entry is cleared once
+// packed, so that a caller holding no other reference to the unpacked
+// matrices lets a load peak near one copy of the weights, not two.
 func New(w Weights) (*Encoder, error) {
 	return newEncoder(w, kernels()[0])
 }
@@ -64,18 +67,26 @@ func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
 		hd: h / w.Heads}
 	e.scale = float32(1 / math.Sqrt(float64(e.hd)))
 	e.scratch.New = func() any { return new(attnScratch) }
-	for _, l := range w.Layers {
-		qkv := make([]float32, h*3*h)
-		for r := range h {
-			copy(qkv[r*3*h:], l.Q.W[r*h:(r+1)*h])
-			copy(qkv[r*3*h+h:], l.K.W[r*h:(r+1)*h])
-			copy(qkv[r*3*h+2*h:], l.V.W[r*h:(r+1)*h])
-		}
+	for i, l := range w.Layers {
+		qkv := &panels{}
+		packInto(qkv, h, 3*h, func(r, c int) float32 {
+			switch {
+			case c < h:
+				return l.Q.W[r*h+c]
+			case c < 2*h:
+				return l.K.W[r*h+c-h]
+			}
+			return l.V.W[r*h+c-2*h]
+		})
 		e.layers = append(e.layers, layer{
-			qkv: pack(qkv, h, 3*h), qkvB: append(append(append([]float32(nil), l.Q.B...), l.K.B...), l.V.B...),
+			qkv: qkv, qkvB: append(append(append([]float32(nil), l.Q.B...), l.K.B...), l.V.B...),
 			o: pack(l.O.W, h, h), oB: l.O.B, attnNorm: l.AttnNorm,
 			ff1: pack(l.FF1.W, h, in), ff1B: l.FF1.B, ff2: pack(l.FF2.W, in, h), ff2B: l.FF2.B, ffNorm: l.FFNorm,
 		})
+		w.Layers[i] = Layer{}
+		// A collection now lets the next layer's panels take the memory of
+		// this layer's unpacked matrices (pointer-free: it marks little).
+		runtime.GC()
 	}
 	return e, nil
 }

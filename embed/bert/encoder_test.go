@@ -161,3 +161,32 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestNewConsumesLayers: New lets go of each unpacked layer once it is
+// packed, so that loading holds one copy of the weights, not two, and
+// the encoder still computes what a fresh copy of the weights gives.
+func TestNewConsumesLayers(t *testing.T) {
+	m := tiny(t)
+	w := m.Weights()
+	enc, err := bert.New(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range w.Layers {
+		if l.Q.W != nil || l.FF1.W != nil || l.FF2.W != nil || l.O.W != nil {
+			t.Errorf("layer %d: New kept the caller's unpacked matrices", i)
+		}
+	}
+	again, err := bert.New(m.Weights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seqs := [][]int32{{1, 2, 3, 4, 5}}
+	a, _ := enc.Embed(seqs, bert.Mean)
+	b, _ := again.Embed(seqs, bert.Mean)
+	for j := range a[0] {
+		if a[0][j] != b[0][j] {
+			t.Fatalf("component %d: %v vs %v", j, a[0][j], b[0][j])
+		}
+	}
+}

@@ -56,7 +56,11 @@ func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) 
 	if f.known && f.spec.Dim != m.Hidden {
 		return nil, fmt.Errorf("onnx: %s: %s has %d dimensions but the weights are %d wide: not this model", dir, f.name, f.spec.Dim, m.Hidden)
 	}
-	enc, err := gobert.New(m.Weights())
+	// The model's positions bound the window too.
+	f.spec.MaxLength = min(f.spec.MaxLength, m.MaxPositions)
+	w := m.Weights()
+	m = nil // New frees the unpacked layers as it packs them: hold no other reference
+	enc, err := gobert.New(w)
 	if err != nil {
 		return nil, fmt.Errorf("onnx: %s: %w", dir, err)
 	}
@@ -64,8 +68,6 @@ func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) 
 	if f.spec.Pooling == CLS {
 		p.pooling = gobert.CLS
 	}
-	// The model's positions bound the window too.
-	f.spec.MaxLength = min(f.spec.MaxLength, m.MaxPositions)
 	p.ws.New = func() any { return new(tokenizer.Workspace) }
 	return p, nil
 }
