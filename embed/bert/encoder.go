@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -56,6 +57,40 @@ type layer struct {
 // matrices lets a load peak near one copy of the weights, not two.
 func New(w Weights) (*Encoder, error) {
 	return newEncoder(w, kernels()[0])
+}
+
+// NewWithKernel is New with the named kernel set ("avx512", "avx2" or
+// "go", see Kernels); "" is the fastest this CPU runs. A set this CPU
+// cannot run is an error wrapping ErrKernel: "go" runs everywhere, and
+// gives the vectors a CPU without AVX2 computes.
+func NewWithKernel(w Weights, name string) (*Encoder, error) {
+	ks := kernels()
+	if name == "" {
+		return newEncoder(w, ks[0])
+	}
+	for _, k := range ks {
+		if k.name == name {
+			return newEncoder(w, k)
+		}
+	}
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = k.name
+	}
+	return nil, fmt.Errorf("%w: %q; this CPU runs %s", ErrKernel, name, strings.Join(names, ", "))
+}
+
+// ErrKernel marks a kernel set this CPU cannot run, or an unknown one.
+var ErrKernel = errors.New("bert: no such kernel set")
+
+// Kernels names the kernel sets this CPU runs, fastest first; "go", the
+// plain-Go one, is always last.
+func Kernels() []string {
+	var out []string
+	for _, k := range kernels() {
+		out = append(out, k.name)
+	}
+	return out
 }
 
 func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {

@@ -3,6 +3,7 @@ package onnx
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -31,7 +32,8 @@ type PureGo struct {
 // "bert": all-MiniLM-L6-v2, bge-small-en-v1.5). Files that do not match
 // each other (config.json, the tensors, the tokenizer's vocabulary) are
 // an error naming the mismatch. Options.BatchSize bounds the texts per
-// run (default 8); the other options are ONNX Runtime's.
+// run (default 8) and Options.Kernel picks the kernel set; the other
+// options are ONNX Runtime's.
 func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) {
 	opts = opts.withDefaults()
 	f, err := readFolder(ctx, dir)
@@ -60,7 +62,11 @@ func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) 
 	f.spec.MaxLength = min(f.spec.MaxLength, m.MaxPositions)
 	w := m.Weights()
 	m = nil // New frees the unpacked layers as it packs them: hold no other reference
-	enc, err := gobert.New(w)
+	kernel := opts.Kernel
+	if kernel == "" {
+		kernel = os.Getenv(KernelEnv)
+	}
+	enc, err := gobert.NewWithKernel(w, kernel)
 	if err != nil {
 		return nil, fmt.Errorf("onnx: %s: %w", dir, err)
 	}
