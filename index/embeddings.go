@@ -160,6 +160,9 @@ func (b *embedBatch) flush(ctx context.Context) error {
 	if len(b.texts) == 0 {
 		return nil
 	}
+	if err := ctx.Err(); err != nil {
+		return err // stopped: a batch computed now could not be stored
+	}
 	vecs, err := b.model.Embed(ctx, b.texts, embed.Document)
 	if err != nil {
 		return fmt.Errorf("embed: %w", err)
