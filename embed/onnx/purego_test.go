@@ -123,6 +123,12 @@ func TestPureGoMismatchedFiles(t *testing.T) {
 		{"damaged graph", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, ModelFile), []byte("\x3a\xff\xff\x01"), 0o644)
 		}, "truncated"},
+		{"graph cut short (an interrupted copy)", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ModelFile), m.ONNX[:len(m.ONNX)/2], 0o644)
+		}, "truncated"},
+		{"graph changed since the install", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"files":[{"name":"onnx/model.onnx","sha256":"0123"}]}`), 0o644)
+		}, "reinstall it"},
 		{"tokenizer of a bigger vocabulary", func(dir string) error {
 			if err := os.WriteFile(filepath.Join(dir, ModelFile), small.ONNX, 0o644); err != nil {
 				return err
