@@ -232,9 +232,14 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 
 // coverage is a *Partial naming how many chunks have a vector when some
 // have none, so that a reply served from a part of the vault's vectors
-// says so; nil when every chunk has one.
+// says so; nil when every chunk has one. With none at all (a build that
+// has just begun) the signal did not take part: an error, not a Partial.
 func (e *Embeddings) coverage() error {
-	if have := len(e.notes); have < e.total {
+	have := len(e.notes)
+	if have == 0 && e.total > 0 {
+		return fmt.Errorf("no chunk has a vector yet (0 of %d): the lexical signals answer alone until `enquire-mcp build-embeddings` stores some", e.total)
+	}
+	if have < e.total {
 		return &Partial{Msg: fmt.Sprintf("vectors for %d of %d chunks (%d%%): the others rank by the lexical signals alone until `enquire-mcp build-embeddings` completes",
 			have, e.total, have*100/e.total)}
 	}

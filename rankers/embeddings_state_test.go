@@ -130,8 +130,8 @@ func TestVectorStateDamaged(t *testing.T) {
 }
 
 // TestVectorStateNoRows: vectors of no row (an index whose chunks have
-// none yet) round-trip to an empty signal, which ranks nothing and says
-// that no chunk has a vector.
+// none yet) round-trip to an empty signal, which ranks nothing and fails
+// saying that no chunk has a vector.
 func TestVectorStateNoRows(t *testing.T) {
 	m := &embedtest.Model{Name: "a"}
 	w := &wire.Writer{}
@@ -147,7 +147,7 @@ func TestVectorStateNoRows(t *testing.T) {
 		t.Fatalf("%v, %v", e, err)
 	}
 	var partial *Partial
-	if got, err := e.Rank(context.Background(), Request{Query: "garden", Limit: 3}); !errors.As(err, &partial) || len(got) != 0 || !strings.Contains(partial.Msg, "0 of 6 chunks") {
-		t.Fatalf("ranked %v, %v; want nothing and a Partial naming 0 of 6 chunks", got, err)
+	if got, err := e.Rank(context.Background(), Request{Query: "garden", Limit: 3}); err == nil || errors.As(err, &partial) || len(got) != 0 || !strings.Contains(err.Error(), "0 of 6") {
+		t.Fatalf("ranked %v, %v; want nothing and an error (not a Partial: the signal took no part) naming 0 of 6 chunks", got, err)
 	}
 }

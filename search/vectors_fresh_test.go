@@ -33,10 +33,20 @@ func TestVectorsWhileBuilding(t *testing.T) {
 		t.Fatalf("no vectors: signals %q, %d hits; want a lexical answer", res.SignalsUsed, len(res.Hits))
 	}
 
+	// The run has recorded its model and stored no vector yet: the dense
+	// signal takes no part and says why.
+	if _, err := ix.SetEmbeddingModel(ctx, m.ID(), "toy", m.Dim()); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Index: ix, Embedder: m, EmbedderAlias: "toy"}
+	res = mustSearch(t, bare.WithVectors(ctx, opts), Request{Query: "car"})
+	if slices.Contains(res.SignalsUsed, rankers.SignalEmbeddings) || !strings.Contains(res.SignalErrors[rankers.SignalEmbeddings], "no chunk has a vector yet") || len(res.Hits) == 0 {
+		t.Fatalf("model recorded, no vector: signals %q, errors %v, %d hits", res.SignalsUsed, res.SignalErrors, len(res.Hits))
+	}
+
 	// The run stops after its first batch of one chunk.
 	stop, cancel := context.WithCancel(ctx)
 	_, _ = ix.BuildEmbeddings(stop, src, m, "toy", 1, func(int, int) { cancel() })
-	opts := Options{Index: ix, Embedder: m, EmbedderAlias: "toy"}
 	part := bare.WithVectors(ctx, opts)
 	res = mustSearch(t, part, Request{Query: "car"})
 	if !slices.Contains(res.SignalsUsed, rankers.SignalEmbeddings) || !strings.Contains(res.SignalErrors[rankers.SignalEmbeddings], "vectors for 1 of 3 chunks") {
