@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 )
@@ -52,9 +51,8 @@ type layer struct {
 
 // New packs w's matrices and returns the encoder; a tensor of the wrong
 // size is an error wrapping ErrWeights. It keeps w's embedding tables,
-// norms and biases, and consumes w.Layers: each entry is cleared once
-// packed, so that a caller holding no other reference to the unpacked
-// matrices lets a load peak near one copy of the weights, not two.
+// norms and biases; the matrices it copies, unless w.Owned gives them
+// to it.
 func New(w Weights) (*Encoder, error) {
 	return newEncoder(w, kernels()[0])
 }
@@ -102,6 +100,7 @@ func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
 		hd: h / w.Heads}
 	e.scale = float32(1 / math.Sqrt(float64(e.hd)))
 	e.scratch.New = func() any { return new(attnScratch) }
+	var scratch []float32 // packOwned's copy of one matrix
 	for i, l := range w.Layers {
 		qkv := &panels{}
 		packInto(qkv, h, 3*h, func(r, c int) float32 {
@@ -113,17 +112,39 @@ func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
 			}
 			return l.V.W[r*h+c-2*h]
 		})
+		pk := pack
+		if w.Owned {
+			pk = func(m []float32, k, n int) *panels { return packOwned(m, k, n, &scratch) }
+		}
 		e.layers = append(e.layers, layer{
 			qkv: qkv, qkvB: append(append(append([]float32(nil), l.Q.B...), l.K.B...), l.V.B...),
-			o: pack(l.O.W, h, h), oB: l.O.B, attnNorm: l.AttnNorm,
-			ff1: pack(l.FF1.W, h, in), ff1B: l.FF1.B, ff2: pack(l.FF2.W, in, h), ff2B: l.FF2.B, ffNorm: l.FFNorm,
+			o: pk(l.O.W, h, h), oB: l.O.B, attnNorm: l.AttnNorm,
+			ff1: pk(l.FF1.W, h, in), ff1B: l.FF1.B, ff2: pk(l.FF2.W, in, h), ff2B: l.FF2.B, ffNorm: l.FFNorm,
 		})
-		w.Layers[i] = Layer{}
-		// A collection now lets the next layer's panels take the memory of
-		// this layer's unpacked matrices (pointer-free: it marks little).
-		runtime.GC()
+		if w.Owned {
+			w.Layers[i] = Layer{}
+		}
 	}
 	return e, nil
+}
+
+// packOwned packs the row-major k×n matrix m in m's own memory, through
+// scratch (grown as needed), when the panels need no padding; else into
+// new memory, as pack does.
+func packOwned(m []float32, k, n int, scratch *[]float32) *panels {
+	if n%nr != 0 {
+		return pack(m, k, n)
+	}
+	tmp := grow(scratch, k*n)
+	copy(tmp, m)
+	p := &panels{k: k, n: n, data: m[:k*n]}
+	for j := range n / nr {
+		pj := p.panel(j)
+		for r := range k {
+			copy(pj[r*nr:(r+1)*nr], tmp[r*n+j*nr:])
+		}
+	}
+	return p
 }
 
 // Config is the encoder's shape.

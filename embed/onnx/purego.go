@@ -61,7 +61,7 @@ func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) 
 	// The model's positions bound the window too.
 	f.spec.MaxLength = min(f.spec.MaxLength, m.MaxPositions)
 	w := m.Weights()
-	m = nil // New frees the unpacked layers as it packs them: hold no other reference
+	w.Owned = true // m's matrices become the encoder's panels: m is not used again
 	kernel := opts.Kernel
 	if kernel == "" {
 		kernel = os.Getenv(KernelEnv)
