@@ -47,6 +47,9 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 	if err != nil {
 		return st, err
 	}
+	if progress != nil {
+		progress(0, len(refs)) // a resumed run has only the rest to do: say so before the first batch
+	}
 	b := &embedBatch{ix: ix, model: model, size: batch, stats: &st, total: len(refs), progress: progress}
 	if b.size <= 0 {
 		b.size = DefaultEmbedBatch

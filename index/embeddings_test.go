@@ -89,6 +89,9 @@ func TestBuildEmbeddingsResumes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
 	_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), m, "toy", 5, func(done, total int) {
+		if done == 0 {
+			return // the start
+		}
 		calls++
 		if calls == 3 {
 			cancel() // as if killed after three batches
@@ -171,8 +174,9 @@ func storedVectors(t *testing.T, ix *Index) map[ChunkRef][]byte {
 
 // TestBuildEmbeddingsInterruptedAnywhere stops a build after every
 // batch in turn, as a killed run stops: the rerun embeds exactly the
-// chunks the first run did not store, none twice, and the vectors end
-// as an uninterrupted build's, chunk for chunk.
+// chunks the first run did not store, none twice, says so from its
+// first progress report, and the vectors end as an uninterrupted
+// build's, chunk for chunk.
 func TestBuildEmbeddingsInterruptedAnywhere(t *testing.T) {
 	const batch = 4
 	ref := open(t, "../testdata/vault", filepath.Join(t.TempDir(), "ref.db"), false)
@@ -189,7 +193,10 @@ func TestBuildEmbeddingsInterruptedAnywhere(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		first := &countingModel{Model: &embedtest.Model{Name: "a"}}
 		batches := 0
-		_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), first, "toy", batch, func(int, int) {
+		_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), first, "toy", batch, func(done, _ int) {
+			if done == 0 {
+				return // the start
+			}
 			if batches++; batches == stop {
 				cancel()
 			}
@@ -200,7 +207,18 @@ func TestBuildEmbeddingsInterruptedAnywhere(t *testing.T) {
 		}
 		kept := vectorCount(t, ix)
 		rest := &countingModel{Model: &embedtest.Model{Name: "a"}}
-		st := build(t, ix, rest, batch)
+		var start [2]int
+		st, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), rest, "toy", batch, func(done, total int) {
+			if start == [2]int{} {
+				start = [2]int{done, total}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if start != [2]int{0, n - stop*batch} {
+			t.Errorf("stopped after batch %d: the rerun's progress started at %d/%d, want 0/%d", stop, start[0], start[1], n-stop*batch)
+		}
 		if first.texts != stop*batch || rest.texts != n-stop*batch || st.Embedded != rest.texts || st.Kept != kept {
 			t.Errorf("stopped after batch %d: %d texts embedded, then %d (stats %+v); want %d then %d",
 				stop, first.texts, rest.texts, st, stop*batch, n-stop*batch)

@@ -46,7 +46,11 @@ func TestVectorsWhileBuilding(t *testing.T) {
 
 	// The run stops after its first batch of one chunk.
 	stop, cancel := context.WithCancel(ctx)
-	_, _ = ix.BuildEmbeddings(stop, src, m, "toy", 1, func(int, int) { cancel() })
+	_, _ = ix.BuildEmbeddings(stop, src, m, "toy", 1, func(done, _ int) {
+		if done > 0 {
+			cancel()
+		}
+	})
 	part := bare.WithVectors(ctx, opts)
 	res = mustSearch(t, part, Request{Query: "car"})
 	if !slices.Contains(res.SignalsUsed, rankers.SignalEmbeddings) || !strings.Contains(res.SignalErrors[rankers.SignalEmbeddings], "vectors for 1 of 3 chunks") {
