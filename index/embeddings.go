@@ -47,6 +47,9 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 	if err != nil {
 		return st, err
 	}
+	if progress != nil {
+		progress(0, len(refs)) // a resumed run has only the rest to do: say so before the first batch
+	}
 	b := &embedBatch{ix: ix, model: model, size: batch, stats: &st, total: len(refs), progress: progress}
 	if b.size <= 0 {
 		b.size = DefaultEmbedBatch
@@ -159,6 +162,9 @@ func (b *embedBatch) add(ctx context.Context, text, hash string) error {
 func (b *embedBatch) flush(ctx context.Context) error {
 	if len(b.texts) == 0 {
 		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err // stopped: a batch computed now could not be stored
 	}
 	vecs, err := b.model.Embed(ctx, b.texts, embed.Document)
 	if err != nil {

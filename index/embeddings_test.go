@@ -3,9 +3,11 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
@@ -87,6 +89,9 @@ func TestBuildEmbeddingsResumes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
 	_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), m, "toy", 5, func(done, total int) {
+		if done == 0 {
+			return // the start
+		}
 		calls++
 		if calls == 3 {
 			cancel() // as if killed after three batches
@@ -135,5 +140,91 @@ func TestVectorEncoding(t *testing.T) {
 	}
 	if _, _, err := DecodeVector([]byte{1, 2}); err == nil {
 		t.Fatal("short blob accepted")
+	}
+}
+
+// countingModel counts the texts it embeds.
+type countingModel struct {
+	*embedtest.Model
+	texts int
+}
+
+func (c *countingModel) Embed(ctx context.Context, texts []string, kind embed.Kind) ([][]float32, error) {
+	c.texts += len(texts)
+	return c.Model.Embed(ctx, texts, kind)
+}
+
+// storedVectors maps each chunk (path and index) to its stored bytes.
+func storedVectors(t *testing.T, ix *Index) map[ChunkRef][]byte {
+	t.Helper()
+	out := map[ChunkRef][]byte{}
+	err := ix.EachVector(context.Background(), func(ref ChunkRef, scale float32, vec []int8) error {
+		b := []byte(fmt.Sprint(scale))
+		for _, v := range vec {
+			b = append(b, byte(v))
+		}
+		out[ref] = b
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestBuildEmbeddingsInterruptedAnywhere stops a build after every
+// batch in turn, as a killed run stops: the rerun embeds exactly the
+// chunks the first run did not store, none twice, says so from its
+// first progress report, and the vectors end as an uninterrupted
+// build's, chunk for chunk.
+func TestBuildEmbeddingsInterruptedAnywhere(t *testing.T) {
+	const batch = 4
+	ref := open(t, "../testdata/vault", filepath.Join(t.TempDir(), "ref.db"), false)
+	syncDisk(t, ref)
+	whole := &countingModel{Model: &embedtest.Model{Name: "a"}}
+	n := build(t, ref, whole, batch).Embedded
+	want := storedVectors(t, ref)
+	if n <= 2*batch {
+		t.Fatalf("only %d chunks: too few batches to interrupt", n)
+	}
+	for stop := 1; stop*batch < n; stop++ {
+		ix := open(t, "../testdata/vault", filepath.Join(t.TempDir(), "ix.db"), false)
+		syncDisk(t, ix)
+		ctx, cancel := context.WithCancel(context.Background())
+		first := &countingModel{Model: &embedtest.Model{Name: "a"}}
+		batches := 0
+		_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), first, "toy", batch, func(done, _ int) {
+			if done == 0 {
+				return // the start
+			}
+			if batches++; batches == stop {
+				cancel()
+			}
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped after batch %d: err %v", stop, err)
+		}
+		kept := vectorCount(t, ix)
+		rest := &countingModel{Model: &embedtest.Model{Name: "a"}}
+		var start [2]int
+		st, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), rest, "toy", batch, func(done, total int) {
+			if start == [2]int{} {
+				start = [2]int{done, total}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if start != [2]int{0, n - stop*batch} {
+			t.Errorf("stopped after batch %d: the rerun's progress started at %d/%d, want 0/%d", stop, start[0], start[1], n-stop*batch)
+		}
+		if first.texts != stop*batch || rest.texts != n-stop*batch || st.Embedded != rest.texts || st.Kept != kept {
+			t.Errorf("stopped after batch %d: %d texts embedded, then %d (stats %+v); want %d then %d",
+				stop, first.texts, rest.texts, st, stop*batch, n-stop*batch)
+		}
+		if got := storedVectors(t, ix); !reflect.DeepEqual(got, want) {
+			t.Errorf("stopped after batch %d: the vectors differ from an uninterrupted build's (%d vs %d chunks)", stop, len(got), len(want))
+		}
 	}
 }

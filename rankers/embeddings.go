@@ -47,6 +47,9 @@ type Embeddings struct {
 	// stamp is the index's vector stamp the rows were read at ("" when
 	// unknown); see embeddings_state.go.
 	stamp string
+	// total is the snapshot's chunk count: rows below it are chunks
+	// without a vector (build-embeddings not run to the end yet).
+	total int
 }
 
 // VectorModel is the model the stored vectors were made with.
@@ -70,13 +73,10 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	if id != model.ID() || dim != model.Dim() {
 		return nil, fmt.Errorf("%w: the index holds %s (%d dims), the loaded model is %s", ErrModelMismatch, id, dim, model.ID())
 	}
-	e := &Embeddings{model: model, alias: alias, dim: dim, nNotes: len(snap.Notes)}
+	rows := chunkTotal(len(snap.Notes), chunks)
+	e := &Embeddings{model: model, alias: alias, dim: dim, nNotes: len(snap.Notes), total: rows}
 	// At most one vector per chunk: sized once, not grown by doubling (at
 	// 100k notes that growth copied several times the final array).
-	rows := 0
-	for i := range snap.Notes {
-		rows += chunks(i)
-	}
 	e.vecs, e.scales = make([]int8, 0, rows*dim), make([]float32, 0, rows)
 	e.notes, e.chunks = make([]int32, 0, rows), make([]int32, 0, rows)
 	e.stamp, err = ix.EachVectorStamped(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
@@ -194,8 +194,11 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 		return nil, fmt.Errorf("%w: embedding_model %q, but the embeddings were built with %q (%s); rebuild with `enquire-mcp build-embeddings --embedding-model %s` or omit embedding_model",
 			ErrModelMismatch, req.EmbeddingModel, e.alias, e.model.ID(), req.EmbeddingModel)
 	}
-	if req.Limit <= 0 || len(e.notes) == 0 {
+	if req.Limit <= 0 {
 		return nil, nil
+	}
+	if len(e.notes) == 0 {
+		return nil, e.coverage()
 	}
 	qv, err := e.model.Embed(ctx, []string{req.Query}, embed.Query)
 	if err != nil {
@@ -208,14 +211,49 @@ func (e *Embeddings) Rank(ctx context.Context, req Request) ([]Candidate, error)
 		return nil, nil // the model knows none of the query's words
 	}
 	if req.Within != nil {
-		return e.rankWithin(qv[0], req), ctx.Err()
+		cands := e.rankWithin(qv[0], req)
+		if err := ctx.Err(); err != nil {
+			return cands, err
+		}
+		return cands, e.coverage()
 	}
 	scores := e.scores(qv[0])
 	defer e.pool.Put(scores)
+	var cands []Candidate
 	if req.Block {
-		return e.topChunks(*scores, req), ctx.Err()
+		cands = e.topChunks(*scores, req)
+	} else {
+		cands = e.topNotes(*scores, req)
 	}
-	return e.topNotes(*scores, req), ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return cands, err
+	}
+	return cands, e.coverage()
+}
+
+// coverage is a *Partial naming how many chunks have a vector when some
+// have none, so that a reply served from a part of the vault's vectors
+// says so; nil when every chunk has one. With none at all (a build that
+// has just begun) the signal did not take part: an error, not a Partial.
+func (e *Embeddings) coverage() error {
+	have := len(e.notes)
+	if have == 0 && e.total > 0 {
+		return fmt.Errorf("no chunk has a vector yet (0 of %d): the lexical signals answer alone until `enquire-mcp build-embeddings` stores some", e.total)
+	}
+	if have < e.total {
+		return &Partial{Msg: fmt.Sprintf("vectors for %d of %d chunks (%d%%): the others rank by the lexical signals alone until `enquire-mcp build-embeddings` completes",
+			have, e.total, have*100/e.total)}
+	}
+	return nil
+}
+
+// chunkTotal is the chunk count of a snapshot of n notes.
+func chunkTotal(n int, chunks func(note int) int) int {
+	t := 0
+	for i := range n {
+		t += chunks(i)
+	}
+	return t
 }
 
 // scores computes every row's cosine (vectors are unit length), on all
@@ -396,12 +434,12 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 	if len(fresh) == 0 && len(old) == e.nNotes && identity(renum) {
 		// Every note kept at its id (a warm start with nothing changed):
 		// the rows are e's; they are never modified, so they are shared.
-		u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: e.nNotes,
+		u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: e.nNotes, total: e.total,
 			vecs: e.vecs, scales: e.scales, dense: e.dense, notes: e.notes, chunks: e.chunks,
 			stamp: e.stampAfter(ctx, ix, 0)}
 		return u, nil
 	}
-	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes)}
+	u := &Embeddings{model: e.model, alias: e.alias, dim: e.dim, nNotes: len(snap.Notes), total: chunkTotal(len(snap.Notes), chunks)}
 	u.vecs, u.scales = make([]int8, 0, len(e.vecs)), make([]float32, 0, len(e.scales))
 	var kept []int32 // u's row → e's row, for the rows kept
 	for r, n := range e.notes {

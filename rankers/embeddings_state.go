@@ -139,7 +139,7 @@ func (s *SavedVectors) Embeddings(stamp string, model embed.Embedder, alias stri
 			return nil, fmt.Errorf("%w: saved vector of no chunk", wire.ErrCorrupt)
 		}
 	}
-	e := &Embeddings{model: model, alias: alias, dim: s.dim, nNotes: s.nNotes, stamp: s.stamp,
+	e := &Embeddings{model: model, alias: alias, dim: s.dim, nNotes: s.nNotes, stamp: s.stamp, total: chunkTotal(nNotes, chunks),
 		vecs: s.vecs, scales: s.scales, notes: s.notes, chunks: s.chunks}
 	e.settle()
 	return e, nil

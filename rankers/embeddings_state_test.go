@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
@@ -129,7 +130,8 @@ func TestVectorStateDamaged(t *testing.T) {
 }
 
 // TestVectorStateNoRows: vectors of no row (an index whose chunks have
-// none yet) round-trip to an empty signal, which ranks nothing.
+// none yet) round-trip to an empty signal, which ranks nothing and fails
+// saying that no chunk has a vector.
 func TestVectorStateNoRows(t *testing.T) {
 	m := &embedtest.Model{Name: "a"}
 	w := &wire.Writer{}
@@ -144,7 +146,8 @@ func TestVectorStateNoRows(t *testing.T) {
 	if err != nil || e.Len() != 0 {
 		t.Fatalf("%v, %v", e, err)
 	}
-	if got, err := e.Rank(context.Background(), Request{Query: "garden", Limit: 3}); err != nil || len(got) != 0 {
-		t.Fatalf("ranked %v, %v", got, err)
+	var partial *Partial
+	if got, err := e.Rank(context.Background(), Request{Query: "garden", Limit: 3}); err == nil || errors.As(err, &partial) || len(got) != 0 || !strings.Contains(err.Error(), "0 of 6") {
+		t.Fatalf("ranked %v, %v; want nothing and an error (not a Partial: the signal took no part) naming 0 of 6 chunks", got, err)
 	}
 }

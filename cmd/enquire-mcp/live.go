@@ -151,6 +151,7 @@ func (l *loaded) logNewWarnings(old, snap *vault.Snapshot) {
 // swap makes e the engine and hands it to the server (l.mu is held).
 func (l *loaded) swap(e *search.Engine) {
 	l.eng = e
+	l.vectors.sawEngine(l, e)
 	if l.onSwap != nil {
 		l.onSwap(e)
 	}

@@ -95,13 +95,26 @@ type lineProgress struct {
 
 	mu          sync.Mutex
 	done, total int
+	// at is when done last moved.
+	at time.Time
 }
 
 func startLines(w io.Writer, total int, desc, unit string, every time.Duration) *lineProgress {
-	l := &lineProgress{w: w, desc: desc, unit: unit, start: time.Now(), total: total,
+	now := time.Now()
+	l := &lineProgress{w: w, desc: desc, unit: unit, start: now, at: now, total: total,
 		stop: make(chan struct{}), stopped: make(chan struct{})}
 	go l.loop(every)
 	return l
+}
+
+// line is the report at now.
+func (l *lineProgress) line(now time.Time) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done == 0 {
+		return progressLine(l.desc, l.unit, 0, l.total, now.Sub(l.start), 0)
+	}
+	return progressLine(l.desc, l.unit, l.done, l.total, l.at.Sub(l.start), now.Sub(l.at))
 }
 
 func (l *lineProgress) loop(every time.Duration) {
@@ -113,17 +126,21 @@ func (l *lineProgress) loop(every time.Duration) {
 		case <-l.stop:
 			return
 		case now := <-t.C:
-			l.mu.Lock()
-			line := progressLine(l.desc, l.unit, l.done, l.total, now.Sub(l.start))
-			l.mu.Unlock()
-			fmt.Fprintln(l.w, line)
+			fmt.Fprintln(l.w, l.line(now))
 		}
 	}
 }
 
 func (l *lineProgress) set(done, total int) {
+	l.setAt(done, total, time.Now())
+}
+
+func (l *lineProgress) setAt(done, total int, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if done != l.done {
+		l.at = now
+	}
 	l.done = done
 	if total > 0 {
 		l.total = total
@@ -137,18 +154,21 @@ func (l *lineProgress) finish() {
 
 // progressLine is one report: "indexing: 4,210/13,415 files, 31%, ETA
 // 12 s"; before the first unit is done, or without a total, the time so
-// far instead of an ETA.
-func progressLine(desc, unit string, done, total int, elapsed time.Duration) string {
+// far instead of an ETA. elapsed is the time the done units took, since
+// the time from then to now: work that reports in large steps (a batch
+// of 256 chunks) counts down between them instead of seeming to slow
+// down.
+func progressLine(desc, unit string, done, total int, elapsed, since time.Duration) string {
 	if total <= 0 {
-		return fmt.Sprintf("%s: %s %s, %s so far", desc, thousands(done), unit, humanDuration(elapsed))
+		return fmt.Sprintf("%s: %s %s, %s so far", desc, thousands(done), unit, humanDuration(elapsed+since))
 	}
 	done = min(done, total)
 	head := fmt.Sprintf("%s: %s/%s %s, %d%%", desc, thousands(done), thousands(total), unit, done*100/total)
 	if done == 0 || elapsed <= 0 {
-		return head + ", " + humanDuration(elapsed) + " so far"
+		return head + ", " + humanDuration(elapsed+since) + " so far"
 	}
-	eta := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
-	return head + ", ETA " + humanDuration(eta)
+	eta := time.Duration(float64(elapsed)*float64(total-done)/float64(done)) - since
+	return head + ", ETA " + humanDuration(max(eta, 0))
 }
 
 // thousands writes n with comma separators: 13415 → "13,415".

@@ -126,9 +126,15 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 	l.watchDone = make(chan struct{})
 	go func() {
 		defer close(l.watchDone)
+		followed := make(chan struct{})
+		go func() {
+			defer close(followed)
+			l.followVectors(ctx, vectorPollEvery)
+		}()
 		if w != nil {
 			w.Run(ctx, l.Apply)
 		}
+		<-followed
 	}()
 	snap := eng.Snapshot()
 	if sf.enableWrite || sf.enableMemory {

@@ -226,6 +226,8 @@ type loaded struct {
 	vecWhy string
 	// early is the engine state decoded while the index opened.
 	early chan restored
+	// vectors follows the index's vectors for serve (vectorfollow.go).
+	vectors vectorFollower
 }
 
 // Close saves the engine state if a save is due and closes the index.

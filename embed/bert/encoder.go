@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 )
 
@@ -48,11 +49,46 @@ type layer struct {
 	attnNorm, ffNorm     Norm
 }
 
-// New packs w's matrices (w's slices are not kept, except the embedding
-// tables and norms) and returns the encoder; a tensor of the wrong size
-// is an error wrapping ErrWeights.
+// New packs w's matrices and returns the encoder; a tensor of the wrong
+// size is an error wrapping ErrWeights. It keeps w's embedding tables,
+// norms and biases; the matrices it copies, unless w.Owned gives them
+// to it.
 func New(w Weights) (*Encoder, error) {
 	return newEncoder(w, kernels()[0])
+}
+
+// NewWithKernel is New with the named kernel set ("avx512", "avx2" or
+// "go", see Kernels); "" is the fastest this CPU runs. A set this CPU
+// cannot run is an error wrapping ErrKernel: "go" runs everywhere, and
+// gives the vectors a CPU without AVX2 computes.
+func NewWithKernel(w Weights, name string) (*Encoder, error) {
+	ks := kernels()
+	if name == "" {
+		return newEncoder(w, ks[0])
+	}
+	for _, k := range ks {
+		if k.name == name {
+			return newEncoder(w, k)
+		}
+	}
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = k.name
+	}
+	return nil, fmt.Errorf("%w: %q; this CPU runs %s", ErrKernel, name, strings.Join(names, ", "))
+}
+
+// ErrKernel marks a kernel set this CPU cannot run, or an unknown one.
+var ErrKernel = errors.New("bert: no such kernel set")
+
+// Kernels names the kernel sets this CPU runs, fastest first; "go", the
+// plain-Go one, is always last.
+func Kernels() []string {
+	var out []string
+	for _, k := range kernels() {
+		out = append(out, k.name)
+	}
+	return out
 }
 
 func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
@@ -64,20 +100,51 @@ func newEncoder(w Weights, kern namedKernel) (*Encoder, error) {
 		hd: h / w.Heads}
 	e.scale = float32(1 / math.Sqrt(float64(e.hd)))
 	e.scratch.New = func() any { return new(attnScratch) }
-	for _, l := range w.Layers {
-		qkv := make([]float32, h*3*h)
-		for r := range h {
-			copy(qkv[r*3*h:], l.Q.W[r*h:(r+1)*h])
-			copy(qkv[r*3*h+h:], l.K.W[r*h:(r+1)*h])
-			copy(qkv[r*3*h+2*h:], l.V.W[r*h:(r+1)*h])
+	var scratch []float32 // packOwned's copy of one matrix
+	for i, l := range w.Layers {
+		qkv := &panels{}
+		packInto(qkv, h, 3*h, func(r, c int) float32 {
+			switch {
+			case c < h:
+				return l.Q.W[r*h+c]
+			case c < 2*h:
+				return l.K.W[r*h+c-h]
+			}
+			return l.V.W[r*h+c-2*h]
+		})
+		pk := pack
+		if w.Owned {
+			pk = func(m []float32, k, n int) *panels { return packOwned(m, k, n, &scratch) }
 		}
 		e.layers = append(e.layers, layer{
-			qkv: pack(qkv, h, 3*h), qkvB: append(append(append([]float32(nil), l.Q.B...), l.K.B...), l.V.B...),
-			o: pack(l.O.W, h, h), oB: l.O.B, attnNorm: l.AttnNorm,
-			ff1: pack(l.FF1.W, h, in), ff1B: l.FF1.B, ff2: pack(l.FF2.W, in, h), ff2B: l.FF2.B, ffNorm: l.FFNorm,
+			qkv: qkv, qkvB: append(append(append([]float32(nil), l.Q.B...), l.K.B...), l.V.B...),
+			o: pk(l.O.W, h, h), oB: l.O.B, attnNorm: l.AttnNorm,
+			ff1: pk(l.FF1.W, h, in), ff1B: l.FF1.B, ff2: pk(l.FF2.W, in, h), ff2B: l.FF2.B, ffNorm: l.FFNorm,
 		})
+		if w.Owned {
+			w.Layers[i] = Layer{}
+		}
 	}
 	return e, nil
+}
+
+// packOwned packs the row-major k×n matrix m in m's own memory, through
+// scratch (grown as needed), when the panels need no padding; else into
+// new memory, as pack does.
+func packOwned(m []float32, k, n int, scratch *[]float32) *panels {
+	if n%nr != 0 {
+		return pack(m, k, n)
+	}
+	tmp := grow(scratch, k*n)
+	copy(tmp, m)
+	p := &panels{k: k, n: n, data: m[:k*n]}
+	for j := range n / nr {
+		pj := p.panel(j)
+		for r := range k {
+			copy(pj[r*nr:(r+1)*nr], tmp[r*n+j*nr:])
+		}
+	}
+	return p
 }
 
 // Config is the encoder's shape.

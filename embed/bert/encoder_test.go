@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed/bert"
@@ -161,6 +162,53 @@ func TestConcurrent(t *testing.T) {
 	for range 4 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestNewOwnedWeights: with Owned, New packs the layers' matrices in
+// their own memory and lets go of them (a load then holds one copy of
+// the weights): it allocates far less than a copying New, and computes
+// what a copying New of the same weights computes.
+func TestNewOwnedWeights(t *testing.T) {
+	cfg := onnxgen.Config{Vocab: 50, Hidden: 64, Layers: 2, Heads: 2, Intermediate: 128, MaxPositions: 40, TypeVocab: 2, Seed: 3}
+	model := func() *onnxgen.Model {
+		m, err := onnxgen.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	newAlloc := func(w bert.Weights) (*bert.Encoder, uint64) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		enc, err := bert.New(w)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return enc, after.TotalAlloc - before.TotalAlloc
+	}
+	copied, copyAlloc := newAlloc(model().Weights())
+	w := model().Weights()
+	w.Owned = true
+	owned, ownAlloc := newAlloc(w)
+	for i, l := range w.Layers {
+		if l.Q.W != nil || l.FF1.W != nil || l.FF2.W != nil || l.O.W != nil {
+			t.Errorf("layer %d: New kept the caller's references to the matrices it packed", i)
+		}
+	}
+	if ownAlloc*3 > copyAlloc*2 { // Q, K and V are still copied into one matrix
+		t.Errorf("New of owned weights allocated %d bytes, of copied ones %d: not packed in place", ownAlloc, copyAlloc)
+	}
+	seqs := [][]int32{{1, 2, 3, 4, 5}, {7, 8}}
+	a, _ := copied.Embed(seqs, bert.Mean)
+	b, _ := owned.Embed(seqs, bert.Mean)
+	for s := range a {
+		for j := range a[s] {
+			if a[s][j] != b[s][j] {
+				t.Fatalf("sequence %d component %d: %v owned, %v copied", s, j, b[s][j], a[s][j])
+			}
 		}
 	}
 }

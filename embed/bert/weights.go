@@ -41,6 +41,13 @@ type Weights struct {
 	Word, Pos, Type []float32
 	EmbNorm         Norm
 	Layers          []Layer
+	// Owned hands the layers' matrices to New: it packs them in their
+	// own memory (the layout needs no more room when a matrix's width
+	// is a multiple of 16, as every real model's is) and clears
+	// Layers' entries, so a load holds one copy of the weights and
+	// leaves next to no garbage. The caller must hold no other
+	// reference to them.
+	Owned bool
 }
 
 // check reports the first tensor whose size disagrees with the

@@ -37,7 +37,16 @@ type Options struct {
 	// batch's activations stay allocated for the life of the model. For
 	// batch jobs (build-embeddings); a server leaves it off.
 	Arena bool
+	// Kernel is the pure-Go encoder's kernel set ("avx512", "avx2" or
+	// "go"; see bert.NewWithKernel); "" means $ENQUIRE_BERT_KERNEL, else
+	// the fastest the CPU runs. "go" is the path of a CPU without AVX2,
+	// to check or to work around the vector kernels.
+	Kernel string
 }
+
+// KernelEnv names the environment variable that picks the pure-Go
+// encoder's kernel set when Options.Kernel is "".
+const KernelEnv = "ENQUIRE_BERT_KERNEL"
 
 func (o Options) withDefaults() Options {
 	if o.Threads <= 0 {

@@ -3,6 +3,7 @@ package onnx
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -31,7 +32,8 @@ type PureGo struct {
 // "bert": all-MiniLM-L6-v2, bge-small-en-v1.5). Files that do not match
 // each other (config.json, the tensors, the tokenizer's vocabulary) are
 // an error naming the mismatch. Options.BatchSize bounds the texts per
-// run (default 8); the other options are ONNX Runtime's.
+// run (default 8) and Options.Kernel picks the kernel set; the other
+// options are ONNX Runtime's.
 func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) {
 	opts = opts.withDefaults()
 	f, err := readFolder(ctx, dir)
@@ -56,7 +58,15 @@ func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) 
 	if f.known && f.spec.Dim != m.Hidden {
 		return nil, fmt.Errorf("onnx: %s: %s has %d dimensions but the weights are %d wide: not this model", dir, f.name, f.spec.Dim, m.Hidden)
 	}
-	enc, err := gobert.New(m.Weights())
+	// The model's positions bound the window too.
+	f.spec.MaxLength = min(f.spec.MaxLength, m.MaxPositions)
+	w := m.Weights()
+	w.Owned = true // m's matrices become the encoder's panels: m is not used again
+	kernel := opts.Kernel
+	if kernel == "" {
+		kernel = os.Getenv(KernelEnv)
+	}
+	enc, err := gobert.NewWithKernel(w, kernel)
 	if err != nil {
 		return nil, fmt.Errorf("onnx: %s: %w", dir, err)
 	}
@@ -64,8 +74,6 @@ func OpenPureGo(ctx context.Context, dir string, opts Options) (*PureGo, error) 
 	if f.spec.Pooling == CLS {
 		p.pooling = gobert.CLS
 	}
-	// The model's positions bound the window too.
-	f.spec.MaxLength = min(f.spec.MaxLength, m.MaxPositions)
 	p.ws.New = func() any { return new(tokenizer.Workspace) }
 	return p, nil
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
+	gobert "github.com/enquire-mcp/enquire-mcp/embed/bert"
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx/onnxgen"
 	"github.com/enquire-mcp/enquire-mcp/embed/tokenizer"
 )
@@ -17,15 +19,20 @@ import (
 // TestPureGoMatchesReference embeds the 206 reference texts with the
 // real all-MiniLM-L6-v2 weights in the pure-Go encoder, read both ways:
 // from the publisher's model.safetensors and from the ONNX graph
-// install-model writes. Every text must reach cosine ≥ 0.9999 with the
-// independent numpy vectors.
+// install-model writes, the latter also with the plain-Go kernel alone
+// (about 25 times slower). Every text must reach cosine ≥ 0.9999 with
+// the independent numpy vectors.
 func TestPureGoMatchesReference(t *testing.T) {
 	raw, converted, _ := convertedMiniLM(t)
 	texts, want := loadReference(t)
 	in := referenceTexts(texts)
-	for name, dir := range map[string]string{"safetensors": raw, "onnx": converted} {
+	for name, c := range map[string]struct{ dir, kernel string }{
+		"safetensors": {raw, ""}, "onnx": {converted, ""},
+		// the path of a CPU without AVX2
+		"onnx, plain Go": {converted, "go"},
+	} {
 		t.Run(name, func(t *testing.T) {
-			e, err := OpenPureGo(context.Background(), dir, Options{})
+			e, err := OpenPureGo(context.Background(), c.dir, Options{Kernel: c.kernel})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,6 +123,12 @@ func TestPureGoMismatchedFiles(t *testing.T) {
 		{"damaged graph", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, ModelFile), []byte("\x3a\xff\xff\x01"), 0o644)
 		}, "truncated"},
+		{"graph cut short (an interrupted copy)", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ModelFile), m.ONNX[:len(m.ONNX)/2], 0o644)
+		}, "truncated"},
+		{"graph changed since the install", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"files":[{"name":"onnx/model.onnx","sha256":"0123"}]}`), 0o644)
+		}, "reinstall it"},
 		{"tokenizer of a bigger vocabulary", func(dir string) error {
 			if err := os.WriteFile(filepath.Join(dir, ModelFile), small.ONNX, 0o644); err != nil {
 				return err
@@ -158,4 +171,41 @@ func rewriteConfig(dir, key string, v any) error {
 // pbField encodes a length-delimited protocol-buffers field.
 func pbField(num int, b []byte) []byte {
 	return append(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(num<<3|2)), uint64(len(b))), b...)
+}
+
+// TestPureGoKernelChoice forces the plain-Go kernel, as a CPU without
+// AVX2 runs, by option and by environment: the vectors are the vector
+// kernels' (cosine ≥ 0.99999), and a kernel set the CPU cannot run is
+// an error naming the ones it can.
+func TestPureGoKernelChoice(t *testing.T) {
+	dir := folderFor(t, generate(t, tiny(false)), "")
+	texts := []string{"hello world", strings.Repeat("a long note about cats and dogs ", 12), "markdown **bold**"}
+	embedWith := func(opts Options) (*PureGo, [][]float32) {
+		t.Helper()
+		e, err := OpenPureGo(context.Background(), dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.Embed(context.Background(), texts, embed.Document)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e, v
+	}
+	fast, want := embedWith(Options{})
+	t.Setenv(KernelEnv, "go")
+	for name, opts := range map[string]Options{"env": {}, "option": {Kernel: "go"}} {
+		e, got := embedWith(opts)
+		if e.Kernel() != "go" {
+			t.Errorf("%s: kernel %q, want go", name, e.Kernel())
+		}
+		for i := range texts {
+			if c := cosine(got[i], want[i]); c < 0.99999 {
+				t.Errorf("%s: text %d: cosine %.7f between the go and %s kernels", name, i, c, fast.Kernel())
+			}
+		}
+	}
+	if _, err := OpenPureGo(context.Background(), dir, Options{Kernel: "sse9"}); !errors.Is(err, gobert.ErrKernel) {
+		t.Errorf("unknown kernel: err %v, want ErrKernel", err)
+	}
 }

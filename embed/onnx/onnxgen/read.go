@@ -117,11 +117,13 @@ type initTensor struct {
 
 // initializers reads the float32 initializers of a ModelProto (graph,
 // field 7; initializer, field 5 of the graph), raw_data or float_data.
-// It reads the file field by field and holds one initializer's bytes at
-// a time: the whole file would double the peak memory of a load.
+// It reads the file field by field and decodes each tensor's values
+// straight into its float32 slice through a small buffer: the file's
+// bytes, whole or a tensor at a time, would double the peak memory of a
+// load (the word embeddings alone are 47 MB).
 func initializers(r io.ReaderAt, size int64) (map[string]initTensor, error) {
 	var gOff, gEnd int64 = -1, 0
-	err := walkAt(r, 0, size, func(num, wire int, off, n int64) error {
+	err := walkAt(r, 0, size, func(num, wire int, off, n int64, _ uint64) error {
 		if num == 7 && wire == 2 {
 			gOff, gEnd = off, off+n
 		}
@@ -134,15 +136,12 @@ func initializers(r io.ReaderAt, size int64) (map[string]initTensor, error) {
 		return nil, fmt.Errorf("no graph")
 	}
 	out := map[string]initTensor{}
-	err = walkAt(r, gOff, gEnd, func(num, wire int, off, n int64) error {
+	buf := make([]byte, 64<<10)
+	err = walkAt(r, gOff, gEnd, func(num, wire int, off, n int64, _ uint64) error {
 		if num != 5 || wire != 2 {
 			return nil
 		}
-		v := make([]byte, n)
-		if _, err := r.ReadAt(v, off); err != nil {
-			return err
-		}
-		name, t, err := tensorProto(v)
+		name, t, err := tensorProto(r, off, off+n, buf)
 		if err != nil || t.f32 == nil {
 			return err
 		}
@@ -152,15 +151,20 @@ func initializers(r io.ReaderAt, size int64) (map[string]initTensor, error) {
 	return out, err
 }
 
-// tensorProto decodes a TensorProto; t.f32 is nil unless it is float32.
-func tensorProto(v []byte) (name string, t initTensor, err error) {
+// tensorProto decodes the TensorProto at [off, end) of r; t.f32 is nil
+// unless it is float32. buf is scratch for the values' bytes.
+func tensorProto(r io.ReaderAt, off, end int64, buf []byte) (name string, t initTensor, err error) {
 	var dtype uint64
-	var raw []byte
-	err = walk(v, func(num, wire int, b []byte, x uint64) error {
+	var rawOff, rawN int64 = -1, 0
+	err = walkAt(r, off, end, func(num, wire int, off, n int64, x uint64) error {
 		switch {
 		case num == 1 && wire == 0:
 			t.dims = append(t.dims, int64(x))
 		case num == 1 && wire == 2:
+			b, err := readAt(r, off, n)
+			if err != nil {
+				return err
+			}
 			for len(b) > 0 {
 				d, n := binary.Uvarint(b)
 				if n <= 0 {
@@ -171,38 +175,57 @@ func tensorProto(v []byte) (name string, t initTensor, err error) {
 		case num == 2 && wire == 0:
 			dtype = x
 		case num == 8 && wire == 2:
+			b, err := readAt(r, off, n)
+			if err != nil {
+				return err
+			}
 			name = string(b)
-		case num == 9 && wire == 2:
-			raw = b
-		case num == 4 && wire == 2:
-			raw = b // packed float_data: the same little-endian bytes
+		case (num == 9 || num == 4) && wire == 2:
+			// raw_data, or packed float_data: the same little-endian bytes
+			rawOff, rawN = off, n
 		}
 		return nil
 	})
 	if err != nil || dtype != dtFloat {
 		return name, initTensor{}, err
 	}
-	if len(raw)%4 != 0 {
-		return "", initTensor{}, fmt.Errorf("initializer %q: %d bytes of float32", name, len(raw))
+	if rawN%4 != 0 {
+		return "", initTensor{}, fmt.Errorf("initializer %q: %d bytes of float32", name, rawN)
 	}
 	n := int64(1)
 	for _, d := range t.dims {
 		n *= d
 	}
-	if n != int64(len(raw)/4) {
-		return "", initTensor{}, fmt.Errorf("initializer %q: shape %v but %d values", name, t.dims, len(raw)/4)
+	if n != rawN/4 {
+		return "", initTensor{}, fmt.Errorf("initializer %q: shape %v but %d values", name, t.dims, rawN/4)
 	}
-	t.f32 = make([]float32, len(raw)/4)
-	for i := range t.f32 {
-		t.f32[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	t.f32 = make([]float32, rawN/4)
+	for i := int64(0); i < n; {
+		b := buf[:min(int64(len(buf)), 4*(n-i))]
+		if _, err := r.ReadAt(b, rawOff+4*i); err != nil {
+			return "", initTensor{}, fmt.Errorf("initializer %q: %w", name, err)
+		}
+		for j := 0; j < len(b); j, i = j+4, i+1 {
+			t.f32[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[j:]))
+		}
 	}
 	return name, t, nil
 }
 
-// walkAt is walk over the bytes [off, end) of r, reading only the field
-// headers: f gets each field's number, wire type, and for a
-// length-delimited one where its bytes are.
-func walkAt(r io.ReaderAt, off, end int64, f func(num, wire int, off, n int64) error) error {
+// readAt reads the n bytes at off of r (a field's: small, names and
+// dimensions).
+func readAt(r io.ReaderAt, off, n int64) ([]byte, error) {
+	b := make([]byte, n)
+	if _, err := r.ReadAt(b, off); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// walkAt calls f for each field of the protocol-buffers message at
+// [off, end) of r, reading only the field headers: f gets each field's number, wire type, for a length-delimited
+// one where its bytes are, and for a varint its value.
+func walkAt(r io.ReaderAt, off, end int64, f func(num, wire int, off, n int64, v uint64) error) error {
 	var hdr [2 * binary.MaxVarintLen64]byte
 	for off < end {
 		h := hdr[:min(int64(len(hdr)), end-off)]
@@ -217,13 +240,15 @@ func walkAt(r io.ReaderAt, off, end int64, f func(num, wire int, off, n int64) e
 		off += int64(n)
 		h = h[n:]
 		var size int64
+		var v uint64
 		switch wire {
 		case 0:
-			_, m := binary.Uvarint(h)
+			x, m := binary.Uvarint(h)
 			if m <= 0 {
 				return fmt.Errorf("truncated varint")
 			}
 			off += int64(m)
+			v = x
 		case 1:
 			off += 8
 		case 5:
@@ -241,55 +266,10 @@ func walkAt(r io.ReaderAt, off, end int64, f func(num, wire int, off, n int64) e
 		if off > end {
 			return fmt.Errorf("truncated field %d", num)
 		}
-		if err := f(num, wire, off, size); err != nil {
+		if err := f(num, wire, off, size, v); err != nil {
 			return err
 		}
 		off += size
-	}
-	return nil
-}
-
-// walk calls f for each field of a protocol-buffers message: its number,
-// wire type, bytes (length-delimited) or value (varint, fixed).
-func walk(msg []byte, f func(num, wire int, b []byte, v uint64) error) error {
-	for len(msg) > 0 {
-		key, n := binary.Uvarint(msg)
-		if n <= 0 {
-			return fmt.Errorf("truncated protobuf")
-		}
-		msg = msg[n:]
-		num, wire := int(key>>3), int(key&7)
-		var b []byte
-		var v uint64
-		switch wire {
-		case 0:
-			v, n = binary.Uvarint(msg)
-			if n <= 0 {
-				return fmt.Errorf("truncated varint")
-			}
-			msg = msg[n:]
-		case 1:
-			if len(msg) < 8 {
-				return fmt.Errorf("truncated fixed64")
-			}
-			v, msg = binary.LittleEndian.Uint64(msg), msg[8:]
-		case 5:
-			if len(msg) < 4 {
-				return fmt.Errorf("truncated fixed32")
-			}
-			v, msg = uint64(binary.LittleEndian.Uint32(msg)), msg[4:]
-		case 2:
-			l, n := binary.Uvarint(msg)
-			if n <= 0 || l > uint64(len(msg)-n) {
-				return fmt.Errorf("truncated field %d", num)
-			}
-			b, msg = msg[n:n+int(l)], msg[n+int(l):]
-		default:
-			return fmt.Errorf("unsupported wire type %d", wire)
-		}
-		if err := f(num, wire, b, v); err != nil {
-			return err
-		}
 	}
 	return nil
 }
