@@ -13,7 +13,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // TestMemFollowsEdits applies a sequence of edits, adds, deletes and
@@ -110,7 +110,7 @@ func TestMemFollowsEdits(t *testing.T) {
 		t.Fatal("no overlay after the edits: nothing was followed")
 	}
 	want, _ := runAll(t, ix, queries, lowB)
-	var w wire.Writer
+	var w statefile.Writer
 	if ok, err := ix.EncodeMem(context.Background(), &w); err != nil || !ok {
 		t.Fatalf("encode: %v %v", ok, err)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
-	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
+	"github.com/enquire-mcp/enquire-mcp/statefile/statefiletest"
 )
 
 // TestMemSaveFromFile: a copy decoded from a mapped state file equals the
@@ -20,7 +20,7 @@ func TestMemSaveFromFile(t *testing.T) {
 	syncDisk(t, ix)
 	data := savedCopy(t, ix)
 	built := ix.mem.idx.Load()
-	f := wiretest.Open(t, data)
+	f := statefiletest.Open(t, data)
 	s, err := DecodeMemFile(f.Data, f)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestMemSaveFromFile(t *testing.T) {
 		return p >= lo && p < lo+uintptr(len(f.Data))
 	}
 	if !mapped(bytesOf(s.m.docs)) {
-		if !wire.CanMap {
+		if !statefile.CanMap {
 			t.Skip("no mapping on this system: postings are read in memory")
 		}
 		t.Fatal("decoded postings are not in the mapped file")

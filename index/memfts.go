@@ -11,7 +11,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // memIndex is an in-memory copy of what FTS5's bm25() reads, taken from
@@ -36,7 +36,7 @@ type memIndex struct {
 	freq   []uint16 // Σ column weight over the term's instances in the row
 	// file is the mapped state file docs and freq lie in, when the copy
 	// was read from one (nil otherwise): see postings.
-	file *wire.File
+	file *statefile.File
 	// ov, when set, is what changed since the arrays above were built
 	// (memdelta.go): they are then the base, shared with older copies, and
 	// stamp, nRow and nToken are this copy's own.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // The in-memory BM25 copy is saved inside the engine state, so that a
@@ -33,7 +33,7 @@ type SavedMem struct {
 // EncodeMem appends the in-memory BM25 copy to w, with the index's
 // generation, when the copy is current (built from the index as it is
 // now), and reports whether it did; with none current it appends nothing.
-func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
+func (ix *Index) EncodeMem(ctx context.Context, w *statefile.Writer) (bool, error) {
 	stamp, err := ix.EncodeMemStamped(ctx, w)
 	return stamp != "", err
 }
@@ -41,7 +41,7 @@ func (ix *Index) EncodeMem(ctx context.Context, w *wire.Writer) (bool, error) {
 // EncodeMemStamped is [Index.EncodeMem] returning the stamp of the copy
 // it appended (what [Index.MemStamp] returns while the index is as it
 // was then), "" when it appended none.
-func (ix *Index) EncodeMemStamped(ctx context.Context, w *wire.Writer) (string, error) {
+func (ix *Index) EncodeMemStamped(ctx context.Context, w *statefile.Writer) (string, error) {
 	m, gen := ix.mem.idx.Load(), ix.Generation()
 	if m == nil || gen == "" {
 		return "", nil
@@ -99,11 +99,11 @@ func DecodeMem(data []byte) (*SavedMem, error) { return DecodeMemFile(data, nil)
 // DecodeMemFile is [DecodeMem] of data in the mapped state file f (f.Data
 // holds it): searches then read the copy's postings, its largest part,
 // from the file with pread into reused buffers, not through the mapping
-// (see [wire.File.Copy] for why).
-func DecodeMemFile(data []byte, f *wire.File) (*SavedMem, error) {
-	r := wire.NewReader(data)
+// (see [statefile.File.Copy] for why).
+func DecodeMemFile(data []byte, f *statefile.File) (*SavedMem, error) {
+	r := statefile.NewReader(data)
 	if v := r.Uint(); r.Err() == nil && v != memSaveVersion {
-		return nil, fmt.Errorf("%w: in-memory BM25 copy of layout %d", wire.ErrCorrupt, v)
+		return nil, fmt.Errorf("%w: in-memory BM25 copy of layout %d", statefile.ErrCorrupt, v)
 	}
 	s := &SavedMem{gen: r.Text()}
 	s.m = decodeMemIndex(r)
@@ -112,7 +112,7 @@ func DecodeMemFile(data []byte, f *wire.File) (*SavedMem, error) {
 		return nil, fmt.Errorf("in-memory BM25 copy: %w", err)
 	}
 	if err := s.m.check(); err != nil {
-		return nil, fmt.Errorf("in-memory BM25 copy: %w: %v", wire.ErrCorrupt, err)
+		return nil, fmt.Errorf("in-memory BM25 copy: %w: %v", statefile.ErrCorrupt, err)
 	}
 	return s, nil
 }
@@ -146,7 +146,7 @@ func (ix *Index) AdoptMem(ctx context.Context, s *SavedMem) (string, error) {
 
 // encode writes m after gen: counts and strings as varints, the arrays
 // as aligned fixed-width little-endian records (read in place).
-func (m *memIndex) encode(w *wire.Writer, gen string) {
+func (m *memIndex) encode(w *statefile.Writer, gen string) {
 	w.Uint(memSaveVersion)
 	w.Text(gen)
 	w.Text(m.stamp)
@@ -190,7 +190,7 @@ func (m *memIndex) encode(w *wire.Writer, gen string) {
 
 // decodeMemIndex reads what encode wrote after the version and
 // generation; check validates it.
-func decodeMemIndex(r *wire.Reader) *memIndex {
+func decodeMemIndex(r *statefile.Reader) *memIndex {
 	m := &memIndex{stamp: r.Text(), nRow: r.Int(), nToken: r.Int()}
 	m.files = make([]memFile, r.Len(2))
 	for i := range m.files {
@@ -221,7 +221,7 @@ func decodeMemIndex(r *wire.Reader) *memIndex {
 // fixed reads n records of size bytes each: in place when they are
 // aligned for T on a little-endian machine (T's memory layout is then the
 // record's), else decoded one by one into a new array.
-func fixed[T any](r *wire.Reader, n, size int, dec func([]byte) T) []T {
+func fixed[T any](r *statefile.Reader, n, size int, dec func([]byte) T) []T {
 	var zero T
 	if n > 0 && uintptr(size) != unsafe.Sizeof(zero) {
 		panic("index: record size differs from its type's")

@@ -12,8 +12,8 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // savedCopy builds the in-memory copy of ix and returns it encoded.
@@ -22,7 +22,7 @@ func savedCopy(t *testing.T, ix *Index) []byte {
 	if err := ix.BuildMem(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	ok, err := ix.EncodeMem(context.Background(), w)
 	if err != nil || !ok {
 		t.Fatalf("EncodeMem: %v, %v", ok, err)
@@ -175,21 +175,21 @@ func TestMemSaveGuard(t *testing.T) {
 		t.Fatalf("adopted a copy of the index before a change (why %q, err %v)", why, err)
 	}
 	same.mem.idx.Store(saved.m) // a stale copy held is not saved
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	if ok, err := same.EncodeMem(ctx, w); ok || err != nil || len(w.Buf) != 0 {
 		t.Fatalf("a stale copy was encoded: %v, %v, %d bytes", ok, err, len(w.Buf))
 	}
 }
 
 // TestMemSaveDamaged: a truncated or damaged copy is an error (wrapping
-// wire.ErrCorrupt) or, when the damage happens to be consistent, a copy
+// statefile.ErrCorrupt) or, when the damage happens to be consistent, a copy
 // whose every index is in range; never a panic.
 func TestMemSaveDamaged(t *testing.T) {
 	ix := open(t, "../testdata/vault", filepath.Join(t.TempDir(), "ix.db"), false)
 	syncDisk(t, ix)
 	data := savedCopy(t, ix)
 	for n := 0; n < len(data); n += 1 + n/8 {
-		if _, err := DecodeMem(data[:n]); !errors.Is(err, wire.ErrCorrupt) {
+		if _, err := DecodeMem(data[:n]); !errors.Is(err, statefile.ErrCorrupt) {
 			t.Fatalf("truncated to %d of %d bytes: %v", n, len(data), err)
 		}
 	}
@@ -202,8 +202,8 @@ func TestMemSaveDamaged(t *testing.T) {
 		}
 		s, err := DecodeMem(b)
 		if err != nil {
-			if !errors.Is(err, wire.ErrCorrupt) {
-				t.Fatalf("damage: %v, want wire.ErrCorrupt", err)
+			if !errors.Is(err, statefile.ErrCorrupt) {
+				t.Fatalf("damage: %v, want statefile.ErrCorrupt", err)
 			}
 			rejected++
 			continue

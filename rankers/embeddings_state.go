@@ -10,7 +10,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/index"
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // The dense signal's vectors are saved in the engine state as they are
@@ -33,7 +33,7 @@ func (e *Embeddings) Stamp() string { return e.stamp }
 
 // EncodeState appends the vectors to w and reports whether it did: not
 // when their stamp is unknown.
-func (e *Embeddings) EncodeState(w *wire.Writer) bool {
+func (e *Embeddings) EncodeState(w *statefile.Writer) bool {
 	if e.stamp == "" {
 		return false
 	}
@@ -72,12 +72,12 @@ type SavedVectors struct {
 
 // DecodeVectorState reads what [Embeddings.EncodeState] wrote into the
 // heap (the dense scan reads every row): from the state file f with pread
-// when data lies in its mapping (see [wire.File.ReadInto]), else from
-// data. Damaged data is an error wrapping wire.ErrCorrupt.
-func DecodeVectorState(data []byte, f *wire.File) (*SavedVectors, error) {
-	r := wire.NewReader(data)
+// when data lies in its mapping (see [statefile.File.ReadInto]), else from
+// data. Damaged data is an error wrapping statefile.ErrCorrupt.
+func DecodeVectorState(data []byte, f *statefile.File) (*SavedVectors, error) {
+	r := statefile.NewReader(data)
 	if v := r.Uint(); r.Err() == nil && v != vecSaveVersion {
-		return nil, fmt.Errorf("%w: vectors of layout %d", wire.ErrCorrupt, v)
+		return nil, fmt.Errorf("%w: vectors of layout %d", statefile.ErrCorrupt, v)
 	}
 	s := &SavedVectors{stamp: r.Text(), model: r.Text()}
 	dim, notes := r.Uint(), r.Uint()
@@ -100,7 +100,7 @@ func DecodeVectorState(data []byte, f *wire.File) (*SavedVectors, error) {
 
 // fixedInto reads len(dst) little-endian records of T's size into dst,
 // from f with pread when they lie in its mapping, else from the bytes.
-func fixedInto[T int8 | int32 | float32](r *wire.Reader, f *wire.File, dst []T) []T {
+func fixedInto[T int8 | int32 | float32](r *statefile.Reader, f *statefile.File, dst []T) []T {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	b := r.Raw(len(dst) * size)
@@ -132,11 +132,11 @@ func (s *SavedVectors) Embeddings(stamp string, model embed.Embedder, alias stri
 	case model == nil || s.model != model.ID() || s.dim != model.Dim():
 		return nil, fmt.Errorf("%w: saved for %s (%d dims)", ErrModelMismatch, s.model, s.dim)
 	case s.nNotes != nNotes:
-		return nil, fmt.Errorf("%w: vectors of %d notes for a snapshot of %d", wire.ErrCorrupt, s.nNotes, nNotes)
+		return nil, fmt.Errorf("%w: vectors of %d notes for a snapshot of %d", statefile.ErrCorrupt, s.nNotes, nNotes)
 	}
 	for r, n := range s.notes {
 		if n < 0 || int(n) >= s.nNotes || s.chunks[r] < 0 || int(s.chunks[r]) >= chunks(int(n)) {
-			return nil, fmt.Errorf("%w: saved vector of no chunk", wire.ErrCorrupt)
+			return nil, fmt.Errorf("%w: saved vector of no chunk", statefile.ErrCorrupt)
 		}
 	}
 	e := &Embeddings{model: model, alias: alias, dim: s.dim, nNotes: s.nNotes, stamp: s.stamp, total: chunkTotal(nNotes, chunks),

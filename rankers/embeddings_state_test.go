@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // savedFixture is dense vectors of 5 notes (note n has n+1 chunks) in a
@@ -38,11 +38,11 @@ func chunksOfFixture(n int) int { return n + 1 }
 func TestVectorStateRoundTrip(t *testing.T) {
 	m := &embedtest.Model{Name: "a"}
 	e := savedFixture(m)
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	if !e.EncodeState(w) {
 		t.Fatal("not encoded")
 	}
-	if (&Embeddings{model: m}).EncodeState(&wire.Writer{}) {
+	if (&Embeddings{model: m}).EncodeState(&statefile.Writer{}) {
 		t.Fatal("vectors without a stamp were encoded")
 	}
 	s, err := DecodeVectorState(w.Buf, nil)
@@ -75,8 +75,8 @@ func TestVectorStateRoundTrip(t *testing.T) {
 		{"another stamp", "gen\x008\x00fts", m, 5, chunksOfFixture, nil},
 		{"no stamp", "", m, 5, chunksOfFixture, nil},
 		{"another model", e.stamp, &embedtest.Model{Name: "b"}, 5, chunksOfFixture, ErrModelMismatch},
-		{"another snapshot", e.stamp, m, 6, chunksOfFixture, wire.ErrCorrupt},
-		{"fewer chunks", e.stamp, m, 5, func(n int) int { return n }, wire.ErrCorrupt},
+		{"another snapshot", e.stamp, m, 6, chunksOfFixture, statefile.ErrCorrupt},
+		{"fewer chunks", e.stamp, m, 5, func(n int) int { return n }, statefile.ErrCorrupt},
 	}
 	for _, r := range refused {
 		s, err := DecodeVectorState(w.Buf, nil)
@@ -95,7 +95,7 @@ func TestVectorStateRoundTrip(t *testing.T) {
 // Embeddings checks; never a panic or an allocation beyond the data.
 func TestVectorStateDamaged(t *testing.T) {
 	m := &embedtest.Model{Name: "a"}
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	savedFixture(m).EncodeState(w)
 	for n := range len(w.Buf) {
 		if _, err := DecodeVectorState(w.Buf[:n], nil); err == nil {
@@ -134,7 +134,7 @@ func TestVectorStateDamaged(t *testing.T) {
 // saying that no chunk has a vector.
 func TestVectorStateNoRows(t *testing.T) {
 	m := &embedtest.Model{Name: "a"}
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	if !(&Embeddings{model: m, dim: m.Dim(), nNotes: 3, stamp: "s"}).EncodeState(w) {
 		t.Fatal("not encoded")
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault"
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // FieldWeights scale how much one occurrence of a term counts in each part
@@ -58,10 +58,10 @@ type TFIDF struct {
 	noteInv   []float32 // note slot → 1/pivoted norm (0: dead or empty)
 	chunkInv  []float32 // chunk slot → 1/pivoted norm
 	numNotes  int
-	pool      *sync.Pool     // *accumulator
-	fbTerms   *noteTermCache // feedback notes' terms (feedback_cache.go); nil: none kept
-	file      *wire.File     // the mapped state postings are read from (tfidf_file.go); nil: none
-	fences    *fenceCache    // the file's long lists' fences (tfidf_file.go); nil without a file
+	pool      *sync.Pool      // *accumulator
+	fbTerms   *noteTermCache  // feedback notes' terms (feedback_cache.go); nil: none kept
+	file      *statefile.File // the mapped state postings are read from (tfidf_file.go); nil: none
+	fences    *fenceCache     // the file's long lists' fences (tfidf_file.go); nil without a file
 }
 
 type noteDoc struct {

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // UseStateFile makes t read the postings that lie in f, the mapped
@@ -16,7 +16,7 @@ import (
 // 2 MB of the file resident, and within a few dozen searches most of the
 // index. Updates of t keep f (their unchanged lists still lie in it).
 // The postings read are the same bytes, so every score is the same.
-func (t *TFIDF) UseStateFile(f *wire.File) { t.file, t.fences = f, &fenceCache{} }
+func (t *TFIDF) UseStateFile(f *statefile.File) { t.file, t.fences = f, &fenceCache{} }
 
 // read returns ps, read from the state file into buf when ps lies in it
 // (ps itself otherwise, or when the read fails).

@@ -11,9 +11,9 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
+	"github.com/enquire-mcp/enquire-mcp/statefile/statefiletest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
-	"github.com/enquire-mcp/enquire-mcp/wire"
-	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // TestTFIDFFromStateFile: an index decoded from a mapped state file that
@@ -35,11 +35,11 @@ func TestTFIDFFromStateFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	built.EncodeState(w)
-	f := wiretest.Open(t, w.Buf)
+	f := statefiletest.Open(t, w.Buf)
 	decode := func() *TFIDF {
-		tf, err := DecodeTFIDF(wire.NewReader(f.Data), an, DefaultFieldWeights)
+		tf, err := DecodeTFIDF(statefile.NewReader(f.Data), an, DefaultFieldWeights)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestTFIDFFromStateFile(t *testing.T) {
 			continue
 		}
 		if !inFile(ps) {
-			if !wire.CanMap {
+			if !statefile.CanMap {
 				t.Skip("no mapping on this system: postings are in memory")
 			}
 			t.Fatalf("term %d: decoded postings are not in the mapped file", id)
@@ -114,11 +114,11 @@ func TestTFIDFFromStateFile(t *testing.T) {
 // searches over the file, are those found in memory.
 func TestBetween(t *testing.T) {
 	ps := []posting{{2, 1}, {3, 2}, {5, 3}, {9, 4}, {10, 5}, {11, 6}, {20, 7}}
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	for _, p := range ps {
 		w.Buf = append(w.Buf, postingBytes([]posting{p})...)
 	}
-	f := wiretest.Open(t, w.Buf)
+	f := statefiletest.Open(t, w.Buf)
 	inFile := postingsOf(f.Data)
 	tests := []struct {
 		lo, hi uint32
@@ -247,8 +247,8 @@ func fenceCount(c *fenceCache) int {
 
 // mappedPostings writes ps as a state file's postings and maps it: the
 // file, and its postings read in place.
-func mappedPostings(tb testing.TB, ps []posting) (*wire.File, []posting) {
+func mappedPostings(tb testing.TB, ps []posting) (*statefile.File, []posting) {
 	tb.Helper()
-	f := wiretest.Open(tb, postingBytes(ps))
+	f := statefiletest.Open(tb, postingBytes(ps))
 	return f, postingsOf(f.Data)
 }

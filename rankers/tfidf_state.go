@@ -8,12 +8,12 @@ import (
 	"unsafe"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // EncodeState appends the index to w as it is, dead slots included, so
 // that [DecodeTFIDF] gives an index that scores exactly as t.
-func (t *TFIDF) EncodeState(w *wire.Writer) {
+func (t *TFIDF) EncodeState(w *statefile.Writer) {
 	for _, f := range []float32{t.fw.Title, t.fw.Aliases, t.fw.Headings, t.fw.Tags, t.fw.Properties, t.fw.Body} {
 		w.Float32(f)
 	}
@@ -46,7 +46,7 @@ func (t *TFIDF) EncodeState(w *wire.Writer) {
 	}
 }
 
-func encodeSums(w *wire.Writer, s normSums) {
+func encodeSums(w *statefile.Writer, s normSums) {
 	w.Float64(s.s0)
 	w.Float64(s.s1)
 	w.Float64(s.s2)
@@ -55,7 +55,7 @@ func encodeSums(w *wire.Writer, s normSums) {
 // DecodeTFIDF reads an index EncodeState wrote. It must have been made
 // with fw and an analyzer equal to an (the caller's state key vouches
 // for the code); every slot and posting is checked to be in range.
-func DecodeTFIDF(r *wire.Reader, an *analysis.Analyzer, fw FieldWeights) (*TFIDF, error) {
+func DecodeTFIDF(r *statefile.Reader, an *analysis.Analyzer, fw FieldWeights) (*TFIDF, error) {
 	got := FieldWeights{r.Float32(), r.Float32(), r.Float32(), r.Float32(), r.Float32(), r.Float32()}
 	if r.Err() == nil && got != fw {
 		return nil, fmt.Errorf("tf-idf state made with field weights %+v, not %+v", got, fw)
@@ -92,14 +92,14 @@ func DecodeTFIDF(r *wire.Reader, an *analysis.Analyzer, fw FieldWeights) (*TFIDF
 	return t, nil
 }
 
-func decodeSums(r *wire.Reader) normSums {
+func decodeSums(r *statefile.Reader) normSums {
 	return normSums{r.Float64(), r.Float64(), r.Float64()}
 }
 
 // encodeLists appends the posting lists of terms 0..n-1: their lengths,
 // then every posting as a fixed-width record (slot, then tf: little-endian
 // uint32 and float32), aligned so that decodeLists can use them in place.
-func encodeLists(w *wire.Writer, lists postingLists, n uint32) {
+func encodeLists(w *statefile.Writer, lists postingLists, n uint32) {
 	total := 0
 	for id := range n {
 		total += len(lists.get(id))
@@ -126,7 +126,7 @@ const postingSize = 8
 // machine is little-endian (no copy: a start maps the state file), else
 // they are copied; each list's capacity is its length, so an update
 // never writes into them (it makes new lists, see rewrite).
-func decodeLists(r *wire.Reader, n int) [][]posting {
+func decodeLists(r *statefile.Reader, n int) [][]posting {
 	total := r.Len(postingSize)
 	counts := make([]int, n)
 	sum := 0
@@ -184,7 +184,7 @@ func littleEndian() bool { return binary.NativeEndian.Uint16([]byte{1, 0}) == 1 
 // checkState verifies the decoded slots against each other.
 func (t *TFIDF) checkState(lists [2][][]posting) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: tf-idf %s", wire.ErrCorrupt, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: tf-idf %s", statefile.ErrCorrupt, fmt.Sprintf(format, args...))
 	}
 	for _, ps := range lists[0] {
 		if len(ps) > 0 && int(ps[len(ps)-1].doc) >= len(t.noteDocs) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // TestPostingLayout: a posting in memory is its record in the state file
@@ -29,7 +29,7 @@ func TestDecodeLists(t *testing.T) {
 		for id, ps := range want {
 			w.set(uint32(id), ps)
 		}
-		out := &wire.Writer{}
+		out := &statefile.Writer{}
 		encodeLists(out, p, uint32(len(want)))
 		return out.Buf
 	}
@@ -63,12 +63,12 @@ func TestDecodeLists(t *testing.T) {
 			// A buffer from make is 8-aligned: shift moves the records off it.
 			buf := make([]byte, tt.shift+len(enc))[tt.shift:]
 			copy(buf, enc)
-			r := wire.NewReader(buf)
+			r := statefile.NewReader(buf)
 			got := decodeLists(r, len(want))
 			err := r.Done()
 			if tt.wantErr {
-				if !errors.Is(err, wire.ErrCorrupt) {
-					t.Fatalf("got %v, want wire.ErrCorrupt", err)
+				if !errors.Is(err, statefile.ErrCorrupt) {
+					t.Fatalf("got %v, want statefile.ErrCorrupt", err)
 				}
 				return
 			}

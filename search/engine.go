@@ -18,8 +18,8 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault"
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // DefaultStaleDays is the age from which a hit is reported stale.
@@ -99,7 +99,7 @@ type Engine struct {
 	savedVecs savedVectors
 	// state is the state file the engine's notes were restored from (nil
 	// if none): see readable.
-	state *wire.File
+	state *statefile.File
 }
 
 // New builds an engine: chunks, the graph and the TF-IDF index of snap.

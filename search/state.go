@@ -17,8 +17,8 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault"
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // stateMagic opens every state file; stateVersion changes with its layout
@@ -45,7 +45,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // they were encoded, never copied into one buffer: at 107,000 notes the
 // state is over 200 MB, and a running server writes it.
 func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int64, error) {
-	notes := &wire.Writer{}
+	notes := &statefile.Writer{}
 	if err := e.snap.EncodeState(notes); err != nil {
 		return 0, fmt.Errorf("engine state: %w", err)
 	}
@@ -61,9 +61,9 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 			return 0, fmt.Errorf("engine state: %w", err)
 		}
 	}
-	tfidf := &wire.Writer{}
+	tfidf := &statefile.Writer{}
 	tf.EncodeState(tfidf)
-	mem := &wire.Writer{}
+	mem := &statefile.Writer{}
 	memStamp := ""
 	if e.opts.Index != nil {
 		var err error
@@ -143,7 +143,7 @@ func StateFresh(path, key, fresh string) (bool, error) {
 	if len(head) < len(stateMagic) || string(head[:len(stateMagic)]) != stateMagic {
 		return false, nil
 	}
-	r := wire.NewReader(head)
+	r := statefile.NewReader(head)
 	r.Raw(len(stateMagic))
 	v, k, got := r.Uint(), r.Text(), r.Text()
 	return r.Err() == nil && v == stateVersion && k == key && got != "" && got == fresh, nil
@@ -156,7 +156,7 @@ func StateFresh(path, key, fresh string) (bool, error) {
 func writeSections(out io.Writer, key, fresh string, secs [][]byte) (int64, error) {
 	sum := crc32.New(crcTable)
 	sw := &countingWriter{w: io.MultiWriter(out, sum)}
-	head := &wire.Writer{Buf: []byte(stateMagic)}
+	head := &statefile.Writer{Buf: []byte(stateMagic)}
 	head.Uint(stateVersion)
 	head.Text(key)
 	head.Text(fresh)
@@ -194,7 +194,7 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 // RestoreState rebuilds the engine [Engine.WriteState] saved, for the vault at
 // root (its real path) with the privacy filter and options the state was
 // made with (key vouches for them): a different key is ErrStateMismatch,
-// damaged data an error wrapping wire.ErrCorrupt. The engine serves the
+// damaged data an error wrapping statefile.ErrCorrupt. The engine serves the
 // vault as it was when saved; the caller brings it up to date with
 // [vault.Snapshot.ChangedFiles], [vault.Snapshot.Update] and
 // [Engine.Update]. Its strings share data's memory: data must not be
@@ -205,16 +205,16 @@ func RestoreState(ctx context.Context, data []byte, key, root string, filter vau
 
 // restore is RestoreState of data, which is file's Data when file is not
 // nil (see RestoreStateFile).
-func restore(ctx context.Context, data []byte, file *wire.File, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
+func restore(ctx context.Context, data []byte, file *statefile.File, key, root string, filter vault.Filter, an *analysis.Analyzer, opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
 	if len(data) < len(stateMagic)+4 || string(data[:len(stateMagic)]) != stateMagic {
-		return nil, fmt.Errorf("%w: not an engine state", wire.ErrCorrupt)
+		return nil, fmt.Errorf("%w: not an engine state", statefile.ErrCorrupt)
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
 	if checksum(body, file) != binary.LittleEndian.Uint32(sum) {
-		return nil, fmt.Errorf("%w: checksum", wire.ErrCorrupt)
+		return nil, fmt.Errorf("%w: checksum", statefile.ErrCorrupt)
 	}
-	r := wire.NewReader(body) // from the start, so that its alignment is the file's
+	r := statefile.NewReader(body) // from the start, so that its alignment is the file's
 	r.Raw(len(stateMagic))
 	if v, k := r.Uint(), r.Text(); r.Err() == nil && (v != stateVersion || k != key) {
 		return nil, ErrStateMismatch
@@ -233,7 +233,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 	)
 	go func() {
 		defer close(done)
-		tr := wire.NewReader(tfidfSec)
+		tr := statefile.NewReader(tfidfSec)
 		if tf, tfErr = rankers.DecodeTFIDF(tr, an, opts.Fields); tfErr == nil {
 			tfErr = tr.Done()
 		}
@@ -249,11 +249,11 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 		return nil, fmt.Errorf("engine state: %w", err)
 	}
 	if len(snap.Notes) != tf.Notes() {
-		return nil, fmt.Errorf("engine state: %w: %d notes but tf-idf of %d", wire.ErrCorrupt, len(snap.Notes), tf.Notes())
+		return nil, fmt.Errorf("engine state: %w: %d notes but tf-idf of %d", statefile.ErrCorrupt, len(snap.Notes), tf.Notes())
 	}
 	for i, cs := range chunks {
 		if tf.NoteChunks(i) != len(cs) {
-			return nil, fmt.Errorf("engine state: %w: chunks of %s disagree", wire.ErrCorrupt, snap.Notes[i].Path)
+			return nil, fmt.Errorf("engine state: %w: chunks of %s disagree", statefile.ErrCorrupt, snap.Notes[i].Path)
 		}
 	}
 	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
@@ -264,7 +264,7 @@ func restore(ctx context.Context, data []byte, file *wire.File, key, root string
 // checksum is the CRC of body, the start of file's Data when file is not
 // nil: then read from the file, so that the mapping is not all touched
 // (see RestoreStateFile).
-func checksum(body []byte, file *wire.File) uint32 {
+func checksum(body []byte, file *statefile.File) uint32 {
 	h := crc32.New(crcTable)
 	if file.WritePrefix(h, len(body)) {
 		return h.Sum32()
@@ -275,7 +275,7 @@ func checksum(body []byte, file *wire.File) uint32 {
 // decodeNotes reads the notes section: the snapshot and every note's
 // chunks.
 func decodeNotes(sec []byte, root string, filter vault.Filter) (*vault.Snapshot, [][]chunk.Chunk, error) {
-	r := wire.NewReader(sec)
+	r := statefile.NewReader(sec)
 	snap, err := vault.DecodeState(r, root, filter)
 	if err != nil {
 		return nil, nil, err
@@ -287,7 +287,7 @@ func decodeNotes(sec []byte, root string, filter vault.Filter) (*vault.Snapshot,
 	return snap, chunks, r.Done()
 }
 
-func encodeChunks(w *wire.Writer, cs []chunk.Chunk) {
+func encodeChunks(w *statefile.Writer, cs []chunk.Chunk) {
 	w.Len(len(cs))
 	for _, c := range cs {
 		w.Len(c.Start)
@@ -302,7 +302,7 @@ func encodeChunks(w *wire.Writer, cs []chunk.Chunk) {
 
 // decodeChunks reads a note's chunks, checking that they lie within its
 // body of size bodyLen.
-func decodeChunks(r *wire.Reader, bodyLen int) []chunk.Chunk {
+func decodeChunks(r *statefile.Reader, bodyLen int) []chunk.Chunk {
 	cs := make([]chunk.Chunk, r.Len(7))
 	for i := range cs {
 		c := chunk.Chunk{Index: i, Start: r.Nat()}

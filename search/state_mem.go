@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/enquire-mcp/enquire-mcp/index"
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // savedMem is the in-memory BM25 copy of the index read from an engine
@@ -17,7 +17,7 @@ type savedMem struct {
 // decodeSavedMem reads the state's BM25 section (empty when the state was
 // saved without a current copy), of the state file f when there is one. A
 // damaged section only loses the copy: it is built again from the index.
-func decodeSavedMem(sec []byte, f *wire.File) savedMem {
+func decodeSavedMem(sec []byte, f *statefile.File) savedMem {
 	if len(sec) == 0 {
 		return savedMem{}
 	}

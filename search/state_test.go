@@ -14,8 +14,8 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 const stateKey = "test build; vault; options"
@@ -101,7 +101,7 @@ func TestRestoreStateThenCatchUp(t *testing.T) {
 }
 
 // TestRestoreStateRejects feeds damaged and foreign states: each is an
-// error (wire.ErrCorrupt or ErrStateMismatch), never a panic or an
+// error (statefile.ErrCorrupt or ErrStateMismatch), never a panic or an
 // engine.
 func TestRestoreStateRejects(t *testing.T) {
 	ctx := context.Background()
@@ -126,8 +126,8 @@ func TestRestoreStateRejects(t *testing.T) {
 	flipped[len(flipped)/2] ^= 0x40
 	cases["one bit flipped"] = flipped
 	for name, b := range cases {
-		if err := restore(b, stateKey); !errors.Is(err, wire.ErrCorrupt) {
-			t.Errorf("%s: %v, want wire.ErrCorrupt", name, err)
+		if err := restore(b, stateKey); !errors.Is(err, statefile.ErrCorrupt) {
+			t.Errorf("%s: %v, want statefile.ErrCorrupt", name, err)
 		}
 	}
 	// Damage past the checksum (recomputed): the decoder's own checks must

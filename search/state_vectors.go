@@ -7,7 +7,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // savedVectors are the dense signal's vectors read from an engine state,
@@ -25,7 +25,7 @@ type savedVectors struct {
 // when it is loaded and its vector stamp known, else nothing (the next
 // start reads the vectors from the index).
 func (e *Engine) encodeVectors() []byte {
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	if emb := e.Embeddings(); emb != nil {
 		emb.EncodeState(w)
 	}
@@ -35,7 +35,7 @@ func (e *Engine) encodeVectors() []byte {
 // decodeSavedVectors reads the state's vectors section (empty when the
 // state was saved without them), of the state file f when there is one.
 // A damaged section only loses the vectors: they are read from the index.
-func decodeSavedVectors(sec []byte, f *wire.File) savedVectors {
+func decodeSavedVectors(sec []byte, f *statefile.File) savedVectors {
 	if len(sec) == 0 {
 		return savedVectors{}
 	}

@@ -13,10 +13,10 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed/embedtest"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
+	"github.com/enquire-mcp/enquire-mcp/statefile/statefiletest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
-	"github.com/enquire-mcp/enquire-mcp/wire"
-	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // vectorQueries are searched on the engines compared below: words of the
@@ -139,7 +139,7 @@ func stateWithVectors(t *testing.T, e *Engine, edit func([]byte) []byte) []byte 
 	if _, err := e.WriteState(context.Background(), "k", &buf); err != nil {
 		t.Fatal(err)
 	}
-	r := wire.NewReader(buf.Bytes()[:buf.Len()-4])
+	r := statefile.NewReader(buf.Bytes()[:buf.Len()-4])
 	r.Raw(len(stateMagic))
 	r.Uint()
 	r.Text()
@@ -169,7 +169,7 @@ func restoreForTest(t *testing.T, data []byte, viaFile bool, root string, an *an
 		err error
 	)
 	if viaFile {
-		f := wiretest.Open(t, data)
+		f := statefiletest.Open(t, data)
 		e, err = RestoreStateFile(ctx, f, "k", root, nil, an, Options{})
 	} else {
 		e, err = RestoreState(ctx, data, "k", root, nil, an, Options{})

@@ -12,9 +12,9 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
+	"github.com/enquire-mcp/enquire-mcp/statefile/statefiletest"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
-	"github.com/enquire-mcp/enquire-mcp/wire"
-	"github.com/enquire-mcp/enquire-mcp/wire/wiretest"
 )
 
 // TestRestoreStateFile: an engine restored from a mapped state file (and
@@ -53,19 +53,19 @@ func TestRestoreStateFile(t *testing.T) {
 	}
 }
 
-func writeStateFile(t *testing.T, e *search.Engine) *wire.File {
+func writeStateFile(t *testing.T, e *search.Engine) *statefile.File {
 	t.Helper()
 	data, err := encodeState(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := wiretest.Open(t, data)
+	f := statefiletest.Open(t, data)
 	return f
 }
 
 // passageDiff compares got's and want's hits with passages and every
 // passage's chunk, and checks that no text got shows lies in f's mapping.
-func passageDiff(ctx context.Context, f *wire.File, got, want *search.Engine) string {
+func passageDiff(ctx context.Context, f *statefile.File, got, want *search.Engine) string {
 	three, shown := 3, 0
 	for _, q := range enginetest.Queries {
 		req := search.Request{Query: q, Limit: 10, Granularity: search.GranularityNote, MaxPassages: &three}
@@ -99,7 +99,7 @@ func passageDiff(ctx context.Context, f *wire.File, got, want *search.Engine) st
 	return ""
 }
 
-func inMapping(f *wire.File, s string) bool {
+func inMapping(f *statefile.File, s string) bool {
 	if len(s) == 0 || len(f.Data) == 0 {
 		return false
 	}
@@ -109,7 +109,7 @@ func inMapping(f *wire.File, s string) bool {
 }
 
 // TestRestoreStateFileRejects: a damaged or truncated state file (the
-// checksum read from the file, not the mapping) is wire.ErrCorrupt.
+// checksum read from the file, not the mapping) is statefile.ErrCorrupt.
 func TestRestoreStateFileRejects(t *testing.T) {
 	ctx := context.Background()
 	an := analysis.New()
@@ -132,9 +132,9 @@ func TestRestoreStateFileRejects(t *testing.T) {
 	}
 	for name, b := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := wiretest.Open(t, b)
-			if _, err := search.RestoreStateFile(ctx, f, stateKey, eng.Snapshot().Root, nil, an, search.Options{}); !errors.Is(err, wire.ErrCorrupt) {
-				t.Fatalf("got %v, want wire.ErrCorrupt", err)
+			f := statefiletest.Open(t, b)
+			if _, err := search.RestoreStateFile(ctx, f, stateKey, eng.Snapshot().Root, nil, an, search.Options{}); !errors.Is(err, statefile.ErrCorrupt) {
+				t.Fatalf("got %v, want statefile.ErrCorrupt", err)
 			}
 		})
 	}

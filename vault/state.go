@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // EncodeState appends the snapshot to w: every note as parsed, with its
@@ -14,7 +14,7 @@ import (
 // the load's warnings; nothing of the files the privacy rules hid. It
 // fails on a frontmatter value of a type YAML decoding never produces
 // here.
-func (s *Snapshot) EncodeState(w *wire.Writer) error {
+func (s *Snapshot) EncodeState(w *statefile.Writer) error {
 	size := 0
 	for _, n := range s.Notes {
 		size += len(n.Body) + len(n.Path) + 256 // the rest of a note: a guess
@@ -58,7 +58,7 @@ func (s *Snapshot) EncodeState(w *wire.Writer) error {
 // looked at: [Snapshot.Changed] tells what differs on disk now. Its
 // Privacy counts nothing until an Update has seen the hidden files,
 // which [Snapshot.ChangedFiles] always reports (see EncodeState).
-func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) {
+func DecodeState(r *statefile.Reader, root string, filter Filter) (*Snapshot, error) {
 	notes := make([]*Note, r.Len(8))
 	targets := &targetList{}
 	bodyLens := make([]int, len(notes))
@@ -94,7 +94,7 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 	}
 	for i := 1; i < len(notes); i++ {
 		if notes[i-1].Path >= notes[i].Path {
-			return nil, fmt.Errorf("%w: notes out of order at %q", wire.ErrCorrupt, notes[i].Path)
+			return nil, fmt.Errorf("%w: notes out of order at %q", statefile.ErrCorrupt, notes[i].Path)
 		}
 	}
 	s := indexed(root, notes, atts, warnings) // sorted, links resolved: as saved
@@ -102,7 +102,7 @@ func DecodeState(r *wire.Reader, root string, filter Filter) (*Snapshot, error) 
 	return s, nil
 }
 
-func encodeNote(w *wire.Writer, n *Note, s *Snapshot) error {
+func encodeNote(w *statefile.Writer, n *Note, s *Snapshot) error {
 	w.Text(n.Path)
 	w.Text(n.Kind)
 	w.Text(n.Title)
@@ -160,7 +160,7 @@ const noteBlock = 1024
 
 // decodeNote reads a note into n; its links' resolved targets are added
 // to targets, for resolveTargets once every note is read.
-func decodeNote(r *wire.Reader, targets *targetList, n *Note) {
+func decodeNote(r *statefile.Reader, targets *targetList, n *Note) {
 	*n = Note{Path: r.Text(), Kind: r.Text(), Title: r.Text(), Aliases: r.Strings(),
 		FrontmatterTags: r.Strings(), InlineTags: r.Strings(), Tags: r.Strings()}
 	if r.Bool() {
@@ -214,7 +214,7 @@ const (
 	tagMap
 )
 
-func encodeValue(w *wire.Writer, v any) error {
+func encodeValue(w *statefile.Writer, v any) error {
 	switch x := v.(type) {
 	case nil:
 		w.Uint(tagNil)
@@ -262,7 +262,7 @@ func encodeValue(w *wire.Writer, v any) error {
 // maxValueDepth bounds the nesting a damaged file could claim.
 const maxValueDepth = 64
 
-func decodeValue(r *wire.Reader, depth int) any {
+func decodeValue(r *statefile.Reader, depth int) any {
 	if depth > maxValueDepth {
 		r.Check(false, "frontmatter nested too deep")
 		return nil

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // How a link's resolution is stored: what it resolved to, then the index
@@ -25,7 +25,7 @@ type linkTarget struct {
 	index int
 }
 
-func encodeResolution(w *wire.Writer, l Link, s *Snapshot) {
+func encodeResolution(w *statefile.Writer, l Link, s *Snapshot) {
 	if l.Kind == LinkUnresolved && l.Resolved == "" {
 		w.Uint(resUnresolved)
 		return
@@ -49,7 +49,7 @@ func encodeResolution(w *wire.Writer, l Link, s *Snapshot) {
 	w.Text(l.Resolved)
 }
 
-func decodeResolution(r *wire.Reader, l *Link, targets *targetList) {
+func decodeResolution(r *statefile.Reader, l *Link, targets *targetList) {
 	switch tag := r.Uint(); tag {
 	case resUnresolved:
 		l.Kind = LinkUnresolved
@@ -79,7 +79,7 @@ func (t *targetList) add(lt linkTarget) {
 
 // resolveTargets sets the links decoded as indexes to the paths they
 // name, checking each index.
-func resolveTargets(r *wire.Reader, notes []*Note, atts []Attachment, targets *targetList) {
+func resolveTargets(r *statefile.Reader, notes []*Note, atts []Attachment, targets *targetList) {
 	for _, block := range targets.blocks {
 		for _, t := range block {
 			switch {

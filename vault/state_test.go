@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 // fullNote sets every field of Note and of the structs it holds: a field
@@ -41,11 +41,11 @@ func TestStateCoversEveryField(t *testing.T) {
 		Link{Raw: "[[never resolved]]"})
 	target := &Note{Path: "T.md", Body: "t", ModTime: time.Unix(1, 0)}
 	s := indexed("/vault", []*Note{target, n}, []Attachment{{Path: "f.pdf", Size: 1}}, nil)
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	if err := s.EncodeState(w); err != nil {
 		t.Fatal(err)
 	}
-	r := wire.NewReader(w.Buf)
+	r := statefile.NewReader(w.Buf)
 	got, err := DecodeState(r, "/vault", nil)
 	if err == nil {
 		err = r.Done()
@@ -67,7 +67,7 @@ func TestStateRejectsBadLinkTargets(t *testing.T) {
 	for _, kind := range []LinkKind{LinkNote, LinkAttachment} {
 		n := &Note{Path: "a.md", Links: []Link{{Raw: "[[a]]", Target: "a", Kind: kind, Resolved: "a.md"}}}
 		atts := []Attachment{{Path: "a.md"}}
-		w := &wire.Writer{}
+		w := &statefile.Writer{}
 		if err := indexed("/vault", []*Note{n}, atts, nil).EncodeState(w); err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +80,8 @@ func TestStateRejectsBadLinkTargets(t *testing.T) {
 			t.Fatalf("%s: encoded link not found", kind)
 		}
 		w.Buf[i+4] = 5
-		if _, err := DecodeState(wire.NewReader(w.Buf), "/vault", nil); !errors.Is(err, wire.ErrCorrupt) {
-			t.Fatalf("%s: got %v, want wire.ErrCorrupt", kind, err)
+		if _, err := DecodeState(statefile.NewReader(w.Buf), "/vault", nil); !errors.Is(err, statefile.ErrCorrupt) {
+			t.Fatalf("%s: got %v, want statefile.ErrCorrupt", kind, err)
 		}
 	}
 }

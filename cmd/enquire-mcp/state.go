@@ -16,8 +16,8 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault"
-	"github.com/enquire-mcp/enquire-mcp/wire"
 )
 
 // The engine state (parsed notes, chunks, TF-IDF) is kept next to the
@@ -100,7 +100,7 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
 	return func(ctx context.Context) restored {
 		r := restored{path: path}
-		file, err := wire.Open(path) // mapped: the engine's strings point into it
+		file, err := statefile.Open(path) // mapped: the engine's strings point into it
 		if err != nil {
 			r.err = errNoState
 			return r

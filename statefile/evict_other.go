@@ -1,6 +1,6 @@
 //go:build !linux
 
-package wire
+package statefile
 
 // evictPages leaves the pages resident where the standard library offers
 // no madvise: the system reclaims them under memory pressure anyway.

@@ -1,9 +1,9 @@
-// Package wire is the compact binary encoding of the engine's state file
+// Package statefile is the compact binary encoding of the engine's state file
 // (see search.SaveState): varints, length-prefixed strings and raw floats,
 // appended to a byte slice and read back with every length checked
 // against the bytes left, so a truncated or damaged file is an error, not
 // a panic or a huge allocation.
-package wire
+package statefile
 
 import (
 	"encoding/binary"

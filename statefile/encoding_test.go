@@ -1,4 +1,4 @@
-package wire_test
+package statefile_test
 
 import (
 	"bytes"
@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/enquire-mcp/enquire-mcp/wire"
+	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
 func TestRoundTrip(t *testing.T) {
-	w := &wire.Writer{}
+	w := &statefile.Writer{}
 	when := time.Unix(1700000000, 123456789)
 	w.Uint(math.MaxUint64)
 	w.Int(-42)
@@ -27,7 +27,7 @@ func TestRoundTrip(t *testing.T) {
 	w.Len(9)
 	w.Buf = append(w.Buf, "fixed"...)
 
-	r := wire.NewReader(w.Buf)
+	r := statefile.NewReader(w.Buf)
 	checks := []struct {
 		name      string
 		got, want any
@@ -61,32 +61,32 @@ func TestDamage(t *testing.T) {
 	cases := []struct {
 		name string
 		data []byte
-		read func(r *wire.Reader)
+		read func(r *statefile.Reader)
 	}{
-		{"empty uint", nil, func(r *wire.Reader) { r.Uint() }},
-		{"truncated varint", []byte{0x80}, func(r *wire.Reader) { r.Uint() }},
-		{"string longer than data", []byte{10, 'a'}, func(r *wire.Reader) { r.Text() }},
-		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Len(1) }},
-		{"count of wide items", []byte{3, 0, 0, 0, 0, 0}, func(r *wire.Reader) { r.Len(8) }},
-		{"bad bool", []byte{2}, func(r *wire.Reader) { r.Bool() }},
-		{"short float32", []byte{1, 2}, func(r *wire.Reader) { r.Float32() }},
-		{"short float64", []byte{1, 2, 3, 4}, func(r *wire.Reader) { r.Float64() }},
-		{"index out of range", []byte{5}, func(r *wire.Reader) { r.Index(5) }},
-		{"nat out of range", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *wire.Reader) { r.Nat() }},
-		{"left over", []byte{1, 2}, func(r *wire.Reader) { r.Uint() }},
-		{"failed check", []byte{1}, func(r *wire.Reader) { r.Uint(); r.Check(false, "invariant") }},
-		{"padding count too large", []byte{8, 0, 0, 0, 0, 0, 0, 0, 0}, func(r *wire.Reader) { r.Pad(8) }},
-		{"padding not zero", []byte{2, 0, 1}, func(r *wire.Reader) { r.Pad(8) }},
-		{"padding truncated", []byte{3, 0}, func(r *wire.Reader) { r.Pad(8) }},
-		{"raw beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Raw(3) }},
-		{"fixed string beyond data", []byte{1, 2}, func(r *wire.Reader) { r.Fixed(3) }},
-		{"section beyond data", []byte{9, 0, 1}, func(r *wire.Reader) { r.Section() }},
+		{"empty uint", nil, func(r *statefile.Reader) { r.Uint() }},
+		{"truncated varint", []byte{0x80}, func(r *statefile.Reader) { r.Uint() }},
+		{"string longer than data", []byte{10, 'a'}, func(r *statefile.Reader) { r.Text() }},
+		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *statefile.Reader) { r.Len(1) }},
+		{"count of wide items", []byte{3, 0, 0, 0, 0, 0}, func(r *statefile.Reader) { r.Len(8) }},
+		{"bad bool", []byte{2}, func(r *statefile.Reader) { r.Bool() }},
+		{"short float32", []byte{1, 2}, func(r *statefile.Reader) { r.Float32() }},
+		{"short float64", []byte{1, 2, 3, 4}, func(r *statefile.Reader) { r.Float64() }},
+		{"index out of range", []byte{5}, func(r *statefile.Reader) { r.Index(5) }},
+		{"nat out of range", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, func(r *statefile.Reader) { r.Nat() }},
+		{"left over", []byte{1, 2}, func(r *statefile.Reader) { r.Uint() }},
+		{"failed check", []byte{1}, func(r *statefile.Reader) { r.Uint(); r.Check(false, "invariant") }},
+		{"padding count too large", []byte{8, 0, 0, 0, 0, 0, 0, 0, 0}, func(r *statefile.Reader) { r.Pad(8) }},
+		{"padding not zero", []byte{2, 0, 1}, func(r *statefile.Reader) { r.Pad(8) }},
+		{"padding truncated", []byte{3, 0}, func(r *statefile.Reader) { r.Pad(8) }},
+		{"raw beyond data", []byte{1, 2}, func(r *statefile.Reader) { r.Raw(3) }},
+		{"fixed string beyond data", []byte{1, 2}, func(r *statefile.Reader) { r.Fixed(3) }},
+		{"section beyond data", []byte{9, 0, 1}, func(r *statefile.Reader) { r.Section() }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := wire.NewReader(c.data)
+			r := statefile.NewReader(c.data)
 			c.read(r)
-			if err := r.Done(); !errors.Is(err, wire.ErrCorrupt) {
+			if err := r.Done(); !errors.Is(err, statefile.ErrCorrupt) {
 				t.Fatalf("got %v, want ErrCorrupt", err)
 			}
 			if r.Uint() != 0 || r.Text() != "" {
@@ -100,10 +100,10 @@ func TestDamage(t *testing.T) {
 // buffer, whatever came before it, and reads back whole.
 func TestSectionAligned(t *testing.T) {
 	for before := range 20 {
-		w := &wire.Writer{Buf: make([]byte, before)}
+		w := &statefile.Writer{Buf: make([]byte, before)}
 		w.Section([]byte("records"))
 		w.Section(nil)
-		r := wire.NewReader(w.Buf)
+		r := statefile.NewReader(w.Buf)
 		r.Raw(before)
 		if got := r.Section(); string(got) != "records" {
 			t.Fatalf("after %d bytes: got %q", before, got)
@@ -126,15 +126,15 @@ func TestSectionHeadStreams(t *testing.T) {
 	for _, tc := range []struct{ off, size int }{{0, 0}, {1, 5}, {7, 8}, {8, 300}, {13, 1 << 14}} {
 		prefix := bytes.Repeat([]byte{'x'}, tc.off)
 		sec := bytes.Repeat([]byte{'s'}, tc.size)
-		whole := &wire.Writer{Buf: append([]byte(nil), prefix...)}
+		whole := &statefile.Writer{Buf: append([]byte(nil), prefix...)}
 		whole.Section(sec)
-		head := &wire.Writer{}
+		head := &statefile.Writer{}
 		head.SectionHead(tc.size, tc.off)
 		streamed := append(append(append([]byte(nil), prefix...), head.Buf...), sec...)
 		if !bytes.Equal(streamed, whole.Buf) {
 			t.Fatalf("off %d size %d: streamed %q, Section %q", tc.off, tc.size, streamed, whole.Buf)
 		}
-		r := wire.NewReader(streamed)
+		r := statefile.NewReader(streamed)
 		r.Raw(tc.off)
 		got := r.Section()
 		if err := r.Done(); err != nil || !bytes.Equal(got, sec) || tc.size > 0 && (tc.off+len(head.Buf))%8 != 0 {
