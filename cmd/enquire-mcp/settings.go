@@ -37,6 +37,25 @@ func defaultContent() contentSettings {
 		MaxFileSize: vault.DefaultMaxFileSize, PrivateKey: privacy.DefaultMarkerKey}
 }
 
+// normal is s with the defaults in place of zero values (what a caller
+// in code leaves unset means the default, as it does to vault.Load).
+func (s contentSettings) normal() contentSettings {
+	d := defaultContent()
+	if s.OCRLangs == "" {
+		s.OCRLangs = d.OCRLangs
+	}
+	if s.OCRMaxPages == 0 {
+		s.OCRMaxPages = d.OCRMaxPages
+	}
+	if s.OCRTimeout == 0 {
+		s.OCRTimeout = d.OCRTimeout
+	}
+	if s.MaxFileSize == 0 {
+		s.MaxFileSize = d.MaxFileSize
+	}
+	return s
+}
+
 // contentMode says what a content flag that differs from the kept
 // settings does.
 type contentMode int
@@ -120,11 +139,14 @@ func (s contentSettings) with(v *vaultFlags, given map[string]bool) contentSetti
 			set()
 		}
 	}
-	if !s.PDFs {
+	if !s.PDFs && !given["ocr"] {
 		s.OCR = false // OCR reads PDFs: turning them off turns it off
 	}
 	return s
 }
+
+// contentFlags are the names of the flags contentSettings hold.
+var contentFlags = []string{"include-pdfs", "ocr", "ocr-langs", "ocr-max-pages", "ocr-timeout", "max-file-size", "exclude-glob", "read-paths", "private-key"}
 
 // contentChange is one setting that differs: its words for people, and
 // the flags that set it.
@@ -218,7 +240,7 @@ func (v *vaultFlags) storedContent(ctx context.Context, root string) (s contentS
 		// Unreadable: the flags are kept in its place.
 		return defaultContent(), "", false
 	}
-	return s, c.Value, true
+	return s.normal(), c.Value, true
 }
 
 // resolveContent sets the content flags from the settings the index
@@ -231,11 +253,18 @@ func (v *vaultFlags) resolveContent(ctx context.Context, root string, note func(
 		return nil
 	}
 	c.done = true
+	if c.given == nil {
+		// Flags set by a caller in code, not parsed: every value is meant.
+		c.given = map[string]bool{}
+		for _, name := range contentFlags {
+			c.given[name] = true
+		}
+	}
 	stored, raw, found := v.storedContent(ctx, root)
 	c.found, c.stored = found, stored
-	eff := stored.with(v, c.given)
+	eff := stored.with(v, c.given).normal()
 	if !found {
-		eff = defaultContent().with(v, c.given)
+		eff = defaultContent().with(v, c.given).normal()
 	}
 	switch {
 	case c.mode == contentKeep:

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -228,5 +230,49 @@ func TestDoctorHonoursRules(t *testing.T) {
 	}
 	if all["notes"].Detail == hidden["notes"].Detail {
 		t.Fatalf("doctor --exclude-glob counts the hidden notes: %q", hidden["notes"].Detail)
+	}
+}
+
+// TestCommandsFollowKeptSettings: serve and search given no content
+// flag load the vault as index kept it (PDFs in, the excluded folder out)
+// and use its index.
+func TestCommandsFollowKeptSettings(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if code, _, stderr := runCLI(t, "index", "--vault", fixtureVault, "--include-pdfs", "--exclude-glob", "Software/**"); code != 0 {
+		t.Fatalf("index: %s", stderr)
+	}
+	before := fixtureIndex(t)
+	for _, tc := range []struct {
+		name string
+		mode contentMode
+	}{{"serve", contentKeep}, {"search", contentOneCall}} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := flag.NewFlagSet(tc.name, flag.ContinueOnError)
+			var vf vaultFlags
+			vf.register(fs)
+			if err := fs.Parse([]string{"--vault", fixtureVault}); err != nil {
+				t.Fatal(err)
+			}
+			vf.noteGiven(fs, tc.mode)
+			l, err := vf.load(context.Background(), errorLogger(io.Discard))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			if l.ix == nil {
+				t.Fatalf("index not used: %s", l.ixWhy)
+			}
+			var pdf, software bool
+			for _, n := range l.eng.Snapshot().Notes {
+				pdf = pdf || n.Path == "Attachments/paper.pdf"
+				software = software || strings.HasPrefix(n.Path, "Software/")
+			}
+			if !pdf || software {
+				t.Fatalf("loaded with the PDF %v, with the excluded folder %v", pdf, software)
+			}
+		})
+	}
+	if after := fixtureIndex(t); after.Files != before.Files || after.Chunks != before.Chunks || !after.Settings.PDFs {
+		t.Fatalf("index changed: files %d → %d, chunks %d → %d, PDFs %v", before.Files, after.Files, before.Chunks, after.Chunks, after.Settings.PDFs)
 	}
 }
