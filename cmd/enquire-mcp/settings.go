@@ -253,7 +253,8 @@ func (v *vaultFlags) resolveContent(ctx context.Context, root string, note func(
 		return nil
 	}
 	c.done = true
-	if c.given == nil {
+	inCode := c.given == nil
+	if inCode {
 		// Flags set by a caller in code, not parsed: every value is meant.
 		c.given = map[string]bool{}
 		for _, name := range contentFlags {
@@ -262,9 +263,12 @@ func (v *vaultFlags) resolveContent(ctx context.Context, root string, note func(
 	}
 	stored, raw, found := v.storedContent(ctx, root)
 	c.found, c.stored = found, stored
-	eff := stored.with(v, c.given).normal()
+	eff := stored.with(v, c.given)
 	if !found {
-		eff = defaultContent().with(v, c.given).normal()
+		eff = defaultContent().with(v, c.given)
+	}
+	if inCode {
+		eff = eff.normal()
 	}
 	switch {
 	case c.mode == contentKeep:
