@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/enquire-mcp/enquire-mcp/eval"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/vault"
@@ -274,5 +277,63 @@ func TestCommandsFollowKeptSettings(t *testing.T) {
 	}
 	if after := fixtureIndex(t); after.Files != before.Files || after.Chunks != before.Chunks || !after.Settings.PDFs {
 		t.Fatalf("index changed: files %d → %d, chunks %d → %d, PDFs %v", before.Files, after.Files, before.Chunks, after.Chunks, after.Settings.PDFs)
+	}
+}
+
+// TestDoctorFollowsKeptSettings: doctor given no flag judges the vault as
+// the index keeps it (PDFs in), and finds nothing to fix about them.
+func TestDoctorFollowsKeptSettings(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if code, _, stderr := runCLI(t, "index", "--vault", fixtureVault, "--include-pdfs"); code != 0 {
+		t.Fatalf("index: %s", stderr)
+	}
+	_, stdout, _ := runCLI(t, "doctor", "--vault", fixtureVault, "--json")
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, stdout)
+	}
+	for _, c := range rep.Checks {
+		if (c.Name == "index" || c.Name == "pdfs") && c.Status != statusOK {
+			t.Errorf("%s: %s %q, fix %q", c.Name, c.Status, c.Detail, c.Fix)
+		}
+	}
+}
+
+// TestEvalFollowsKeptSettings: eval over an index kept with PDFs judges
+// the answers in PDFs without being told --include-pdfs again.
+func TestEvalFollowsKeptSettings(t *testing.T) {
+	dir := t.TempDir()
+	pdf, err := os.ReadFile(filepath.Join(fixtureVault, "Attachments", "paper.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"vault/paper.pdf": pdf,
+		"vault/Other.md":  []byte("# Other\n\nNotes on folding cranes.\n"),
+		"queries.jsonl":   []byte(`{"_id": "q1", "text": "placeholder paper page one"}` + "\n"),
+		"qrels/test.tsv":  []byte("query-id\tcorpus-id\tscore\nq1\tpaper.pdf\t1\n"),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ixFile := filepath.Join(t.TempDir(), "eval.db")
+	if code, _, stderr := runCLI(t, "index", "--vault", filepath.Join(dir, "vault"), "--index-file", ixFile, "--include-pdfs"); code != 0 {
+		t.Fatalf("index: %s", stderr)
+	}
+	code, stdout, stderr := runCLI(t, "eval", dir, "--json", "--no-embeddings", "--index-file", ixFile)
+	if code != 0 {
+		t.Fatalf("eval: %d %s", code, stderr)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if rep.NDCG10 == 0 {
+		t.Fatalf("nDCG@10 0: the PDF kept in the index was not judged (stderr %q)", stderr)
 	}
 }
