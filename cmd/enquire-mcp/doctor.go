@@ -249,6 +249,9 @@ func indexChecks(ctx context.Context, vf *vaultFlags, root string, files map[str
 		}
 	}
 	checks := []check{c}
+	if vf.content.found {
+		checks = append(checks, check{Name: "settings", Status: statusInfo, Detail: "kept in the index, followed by every command: " + vf.content.stored.describe()})
+	}
 	if info.EmbeddingModel == "" {
 		checks = append(checks, check{Name: "embeddings", Status: statusInfo, Detail: "none (optional: a third signal)",
 			Fix: "enquire-mcp build-embeddings " + shellJoin(vf.locationArgs(root))})

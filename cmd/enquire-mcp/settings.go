@@ -383,3 +383,29 @@ func (v *vaultFlags) locationArgs(root string) []string {
 	}
 	return args
 }
+
+// describe says s in one line (doctor's settings check).
+func (s contentSettings) describe() string {
+	parts := []string{"PDFs excluded"}
+	if s.PDFs {
+		parts[0] = "PDFs included"
+		if s.OCR {
+			parts = append(parts, fmt.Sprintf("OCR on (%s, %d pages per PDF, %s per page)", s.OCRLangs, s.OCRMaxPages, s.OCRTimeout))
+		} else {
+			parts = append(parts, "OCR off")
+		}
+	}
+	parts = append(parts, fmt.Sprintf("max file size %d bytes", s.MaxFileSize))
+	if len(s.Exclude) > 0 {
+		parts = append(parts, "exclude globs "+strings.Join(s.Exclude, ", "))
+	}
+	if len(s.Allow) > 0 {
+		parts = append(parts, "read paths "+strings.Join(s.Allow, ", "))
+	}
+	if s.PrivateKey == "" {
+		parts = append(parts, "private marker off")
+	} else {
+		parts = append(parts, fmt.Sprintf("private marker %q", s.PrivateKey))
+	}
+	return strings.Join(parts, "; ")
+}
