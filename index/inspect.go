@@ -63,23 +63,11 @@ func Inspect(ctx context.Context, path string) (Info, error) {
 			info.Bytes += s.Size()
 		}
 	}
-	abs, err := filepath.Abs(path)
+	c, err := openReadOnly(ctx, path)
 	if err != nil {
-		return info, fmt.Errorf("index %s: %w", path, err)
-	}
-	// A read-only open of a WAL file makes the -shm file, with the umask's
-	// mode: an empty one of ours first keeps it 0600 (as prepareFile does).
-	if f, err := os.OpenFile(abs+"-shm", os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
-		f.Close()
-	}
-	uri := (&url.URL{Scheme: "file", OmitHost: true, Path: filepath.ToSlash(abs), RawQuery: "mode=ro&modeof=" + url.QueryEscape(abs)}).String()
-	c, err := sqlite3.OpenFlags(uri, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		return info, fmt.Errorf("index %s: %w", path, describe(err))
+		return info, err
 	}
 	defer c.Close()
-	old := c.SetInterrupt(ctx)
-	defer c.SetInterrupt(old)
 	appID, err := intQuery(c, "PRAGMA application_id")
 	if err != nil {
 		return info, fmt.Errorf("index %s: %w", path, describe(err))
@@ -95,6 +83,26 @@ func Inspect(ctx context.Context, path string) (Info, error) {
 		return info, fmt.Errorf("index %s: %w", path, err)
 	}
 	return info, nil
+}
+
+// openReadOnly opens the index file at path read-only, interrupted by ctx.
+func openReadOnly(ctx context.Context, path string) (*sqlite3.Conn, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	// A read-only open of a WAL file makes the -shm file, with the umask's
+	// mode: an empty one of ours first keeps it 0600 (as prepareFile does).
+	if f, err := os.OpenFile(abs+"-shm", os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	uri := (&url.URL{Scheme: "file", OmitHost: true, Path: filepath.ToSlash(abs), RawQuery: "mode=ro&modeof=" + url.QueryEscape(abs)}).String()
+	c, err := sqlite3.OpenFlags(uri, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", path, describe(err))
+	}
+	c.SetInterrupt(ctx)
+	return c, nil
 }
 
 // read fills in settings, counts, the embedding model and the stamps.

@@ -59,6 +59,10 @@ func (v *vaultFlags) chooseIndex(ctx context.Context, root string, logger *slog.
 	case !info.Current:
 		logger.Warn("existing index is of another version; serving without it (enquire-mcp index updates it)", "file", path, "schema", info.SchemaVersion, "want", index.SchemaVersion)
 		return indexChoice{false, "other schema version"}, nil
+	case info.Settings.PDFs != want.PDFs && v.content.found && v.content.mode == contentKeep:
+		// A flag given here changed the kept PDF setting (and said so):
+		// the open rebuilds the index with it.
+		return indexChoice{true, "found at the default location"}, nil
 	case info.Settings.PDFs != want.PDFs:
 		hint := "add --include-pdfs to use it"
 		if !info.Settings.PDFs {

@@ -28,8 +28,8 @@ func searchSignals(t *testing.T, args ...string) (signals []string, stderr strin
 }
 
 // TestSearchUsesExistingIndex: after "enquire-mcp index", search adds
-// BM25 without --persistent-index; --no-index turns it off; an index made
-// with other PDF settings is left alone, not rebuilt.
+// BM25 without --persistent-index; --no-index turns it off; a search
+// asking for other PDF settings leaves the index alone.
 func TestSearchUsesExistingIndex(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	if got, _ := searchSignals(t); slices.Contains(got, "bm25") {
@@ -44,10 +44,10 @@ func TestSearchUsesExistingIndex(t *testing.T) {
 	if got, _ := searchSignals(t, "--no-index"); slices.Contains(got, "bm25") {
 		t.Fatalf("--no-index: signals %v", got)
 	}
-	// --include-pdfs would rebuild an index made without PDFs: left alone.
-	// (stderr only carries errors for search; the signals tell.)
-	if got, _ := searchSignals(t, "--include-pdfs"); slices.Contains(got, "bm25") {
-		t.Fatalf("index of other settings used: %v", got)
+	// A search cannot add PDFs to the shared index: it says so and
+	// searches the index as kept.
+	if got, stderr := searchSignals(t, "--include-pdfs"); !slices.Contains(got, "bm25") || !strings.Contains(stderr, "settings: PDFs stay excluded for this search") {
+		t.Fatalf("search --include-pdfs: signals %v, stderr %q", got, stderr)
 	}
 	if got, _ := searchSignals(t); !slices.Contains(got, "bm25") {
 		t.Fatalf("the index was rebuilt or damaged by the --include-pdfs run: %v", got)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -21,21 +22,31 @@ func clientNames() []string {
 	return []string{"claude-code", "claude-desktop", "cursor", "vscode", "codex"}
 }
 
-// serverName is the key the server gets in every client's config.
+// serverName is the key the server gets in a client's config unless
+// --name gives another (one per vault, side by side).
 const serverName = "obsidian"
+
+// serverNamePattern is what --name may be: a bare TOML key, also a safe
+// JSON key and shell word.
+var serverNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // clientConfig is what configure prints for one client: a command to run,
 // or a config file's content (JSON or TOML) and where that file lives.
 type clientConfig struct {
 	command string // a shell command (claude-code)
 	// file is the client's config file; snippet its part for this server;
-	// merge adds the snippet to an existing file's content.
+	// merge adds the snippet to an existing file's content, or replaces
+	// the server of the same name (replaced says which).
 	file    string
 	format  string // "json" or "toml"
 	snippet []byte
-	merge   func(old []byte) ([]byte, error)
+	merge   func(old []byte) (merged []byte, replaced bool, err error)
 	// note is printed as a comment before the command or snippet.
 	note string
+	// name is the server's key in the client's config.
+	name string
+	// write is the configure command line that writes this config.
+	write string
 }
 
 // tokenNote tells where the client gets serve-http's token ("" when
@@ -71,19 +82,20 @@ func withVSCodeInput(cfg clientConfig, input map[string]any) clientConfig {
 		cfg.snippet, _ = marshalJSON(doc)
 	}
 	merge := cfg.merge
-	cfg.merge = func(old []byte) ([]byte, error) {
-		merged, err := merge(old)
+	cfg.merge = func(old []byte) ([]byte, bool, error) {
+		merged, replaced, err := merge(old)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		var doc map[string]any
 		if err := json.Unmarshal(merged, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.file, err)
+			return nil, false, fmt.Errorf("%s: %w", cfg.file, err)
 		}
 		if err := addInput(doc); err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return marshalJSON(doc)
+		b, err := marshalJSON(doc)
+		return b, replaced, err
 	}
 	return cfg
 }
@@ -99,13 +111,14 @@ type configureEnv struct {
 }
 
 func runConfigure(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("configure", "--client "+strings.Join(clientNames(), "|")+" [--vault PATH] [--http URL [--no-auth]] [--write]", stderr)
+	fs := newFlagSet("configure", "--client "+strings.Join(clientNames(), "|")+" [--vault PATH] [--http URL [--no-auth]] [--name NAME] [--write]", stderr)
 	client := fs.String("client", "", "the MCP client: "+strings.Join(clientNames(), ", "))
 	vaultPath := fs.String("vault", envVault(), "path to the Obsidian vault (env ENQUIRE_VAULT)")
 	httpURL := fs.String("http", "", "connect to a running serve-http at this URL instead of starting the binary")
 	noAuth := fs.Bool("no-auth", false, "with --http: the server runs with --no-auth, so send no Authorization header")
 	write := fs.Bool("write", false, "add the server to the client's config file (after a backup) instead of printing it")
-	extra := fs.String("args", "", "extra serve flags, space-separated (e.g. \"--include-pdfs --enable-write\")")
+	extra := fs.String("args", "", "extra serve flags, space-separated (e.g. \"--enable-write\")")
+	name := fs.String("name", serverName, "the server's name in the client's config: one name per vault lets several vaults sit side by side (a --write of a name already there replaces it)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -121,7 +134,7 @@ func runConfigure(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return usageError("--http %q: want the server's http or https URL, e.g. http://127.0.0.1:8765/mcp", *httpURL)
 		}
 	}
-	cfg, err := buildClientConfig(*client, *vaultPath, *httpURL, *noAuth, strings.Fields(*extra), env)
+	cfg, err := buildNamedConfig(*client, *name, *vaultPath, *httpURL, *noAuth, strings.Fields(*extra), env)
 	if err != nil {
 		return err
 	}
@@ -157,6 +170,43 @@ const tokenInput = "enquire-token"
 // serve-http does) or, in VS Code, prompted for, so that it is not
 // written into the config file.
 func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []string, env configureEnv) (clientConfig, error) {
+	return buildNamedConfig(client, serverName, vaultPath, httpURL, noAuth, extra, env)
+}
+
+// buildNamedConfig is buildClientConfig with the server's name in the
+// client's config.
+func buildNamedConfig(client, name, vaultPath, httpURL string, noAuth bool, extra []string, env configureEnv) (clientConfig, error) {
+	cfg, err := clientConfigOf(client, name, vaultPath, httpURL, noAuth, extra, env)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.name = name
+	// The command that writes it: every flag that shaped it, the vault
+	// made absolute, so that it runs as printed from any folder.
+	write := []string{"enquire-mcp", "configure", "--client", client}
+	if httpURL == "" {
+		abs, _ := absVault(vaultPath, env) // checked by clientConfigOf
+		write = append(write, "--vault", abs)
+	} else {
+		write = append(write, "--http", httpURL)
+	}
+	if noAuth {
+		write = append(write, "--no-auth")
+	}
+	if len(extra) > 0 {
+		write = append(write, "--args", strings.Join(extra, " "))
+	}
+	if name != serverName {
+		write = append(write, "--name", name)
+	}
+	cfg.write = shellJoin(append(write, "--write"))
+	return cfg, nil
+}
+
+func clientConfigOf(client, name, vaultPath, httpURL string, noAuth bool, extra []string, env configureEnv) (clientConfig, error) {
+	if !serverNamePattern.MatchString(name) {
+		return clientConfig{}, usageError("--name %q: want letters, digits, '-' and '_'", name)
+	}
 	known := false
 	for _, c := range clientNames() {
 		known = known || c == client
@@ -179,7 +229,7 @@ func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []s
 	switch client {
 	case "claude-code":
 		if httpURL != "" {
-			cmd := "claude mcp add --transport http " + serverName + " " + shellQuote(httpURL)
+			cmd := "claude mcp add --transport http " + name + " " + shellQuote(httpURL)
 			if !noAuth {
 				// Double quotes: the shell puts the token in when the
 				// command runs; Claude Code stores the header.
@@ -187,7 +237,7 @@ func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []s
 			}
 			return clientConfig{command: cmd, note: tokenNote(client, httpURL, noAuth)}, nil
 		}
-		return clientConfig{command: "claude mcp add " + serverName + " -- " + shellJoin(append([]string{env.exe}, serveArgs...))}, nil
+		return clientConfig{command: "claude mcp add " + name + " -- " + shellJoin(append([]string{env.exe}, serveArgs...))}, nil
 	case "claude-desktop":
 		if httpURL != "" {
 			return clientConfig{}, usageError("Claude Desktop starts local servers only: leave out --http (or add the URL as a custom connector in its settings)")
@@ -199,7 +249,7 @@ func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []s
 		case "windows":
 			file = join(env.appData, "Claude", "claude_desktop_config.json")
 		}
-		return jsonConfig(file, "mcpServers", map[string]any{"command": env.exe, "args": serveArgs}), nil
+		return jsonConfig(file, "mcpServers", name, map[string]any{"command": env.exe, "args": serveArgs}), nil
 	case "cursor":
 		entry := map[string]any{"command": env.exe, "args": serveArgs}
 		if httpURL != "" {
@@ -208,7 +258,7 @@ func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []s
 				entry["headers"] = map[string]any{"Authorization": "Bearer ${env:" + tokenEnv + "}"}
 			}
 		}
-		cfg := jsonConfig(join(env.home, ".cursor", "mcp.json"), "mcpServers", entry)
+		cfg := jsonConfig(join(env.home, ".cursor", "mcp.json"), "mcpServers", name, entry)
 		cfg.note = tokenNote(client, httpURL, noAuth)
 		return cfg, nil
 	case "vscode":
@@ -228,13 +278,13 @@ func buildClientConfig(client, vaultPath, httpURL string, noAuth bool, extra []s
 		case "windows":
 			file = join(env.appData, "Code", "User", "mcp.json")
 		}
-		cfg := jsonConfig(file, "servers", entry)
+		cfg := jsonConfig(file, "servers", name, entry)
 		if input != nil {
 			cfg = withVSCodeInput(cfg, input)
 		}
 		return cfg, nil
 	default: // codex
-		cfg := codexConfig(join(env.home, ".codex", "config.toml"), env.exe, serveArgs, httpURL, noAuth)
+		cfg := codexConfig(join(env.home, ".codex", "config.toml"), name, env.exe, serveArgs, httpURL, noAuth)
 		cfg.note = tokenNote(client, httpURL, noAuth)
 		return cfg, nil
 	}
@@ -277,26 +327,29 @@ func joinFor(goos string, elem ...string) string {
 }
 
 // jsonConfig is the config of the clients that keep servers in a JSON
-// object under key ("mcpServers", or "servers" for VS Code).
-func jsonConfig(file, key string, entry map[string]any) clientConfig {
-	snippet, _ := marshalJSON(map[string]any{key: map[string]any{serverName: entry}})
-	return clientConfig{file: file, format: "json", snippet: snippet, merge: func(old []byte) ([]byte, error) {
+// object under key ("mcpServers", or "servers" for VS Code), the server
+// under name.
+func jsonConfig(file, key, name string, entry map[string]any) clientConfig {
+	snippet, _ := marshalJSON(map[string]any{key: map[string]any{name: entry}})
+	return clientConfig{file: file, format: "json", snippet: snippet, merge: func(old []byte) ([]byte, bool, error) {
 		doc := map[string]any{}
 		if len(bytes.TrimSpace(old)) > 0 {
 			if err := json.Unmarshal(old, &doc); err != nil {
-				return nil, fmt.Errorf("%s is not valid JSON (%v); fix it or add the snippet by hand", file, err)
+				return nil, false, fmt.Errorf("%s is not valid JSON (%v); fix it or add the snippet by hand", file, err)
 			}
 		}
 		servers, _ := doc[key].(map[string]any)
 		if servers == nil {
 			if _, exists := doc[key]; exists {
-				return nil, fmt.Errorf("%s: %q is not an object; add the snippet by hand", file, key)
+				return nil, false, fmt.Errorf("%s: %q is not an object; add the snippet by hand", file, key)
 			}
 			servers = map[string]any{}
 		}
-		servers[serverName] = entry
+		_, replaced := servers[name]
+		servers[name] = entry
 		doc[key] = servers
-		return marshalJSON(doc)
+		b, err := marshalJSON(doc)
+		return b, replaced, err
 	}}
 }
 
@@ -313,9 +366,9 @@ func marshalJSON(v any) ([]byte, error) {
 
 // codexConfig is Codex's TOML table for the server; with httpURL and
 // auth, Codex reads the bearer token from ENQUIRE_HTTP_TOKEN.
-func codexConfig(file, exe string, args []string, httpURL string, noAuth bool) clientConfig {
+func codexConfig(file, name, exe string, args []string, httpURL string, noAuth bool) clientConfig {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[mcp_servers.%s]\n", serverName)
+	fmt.Fprintf(&b, "[mcp_servers.%s]\n", name)
 	if httpURL != "" {
 		fmt.Fprintf(&b, "url = %s\n", tomlString(httpURL))
 		if !noAuth {
@@ -330,22 +383,36 @@ func codexConfig(file, exe string, args []string, httpURL string, noAuth bool) c
 		fmt.Fprintf(&b, "args = [%s]\n", strings.Join(quoted, ", "))
 	}
 	snippet := []byte(b.String())
-	return clientConfig{file: file, format: "toml", snippet: snippet, merge: func(old []byte) ([]byte, error) {
-		header := "[mcp_servers." + serverName + "]"
-		for _, line := range strings.Split(string(old), "\n") {
-			if strings.TrimSpace(line) == header {
-				return nil, fmt.Errorf("%s already has %s; edit it by hand (a TOML table is not replaced automatically)", file, header)
-			}
-		}
-		out := append([]byte{}, old...)
+	return clientConfig{file: file, format: "toml", snippet: snippet, merge: func(old []byte) ([]byte, bool, error) {
+		kept, replaced := withoutTOMLTable(string(old), "mcp_servers."+name)
+		out := []byte(kept)
 		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 			out = append(out, '\n')
 		}
-		if len(out) > 0 {
+		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n\n")) {
 			out = append(out, '\n')
 		}
-		return append(out, snippet...), nil
+		return append(out, snippet...), replaced, nil
 	}}
+}
+
+// withoutTOMLTable removes the table [name] and its sub-tables
+// ([name.env], …) from doc, up to the next other table's header.
+func withoutTOMLTable(doc, name string) (string, bool) {
+	var kept []string
+	in, found := false, false
+	for _, line := range strings.SplitAfter(doc, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			h := strings.Trim(t, "[] \t")
+			in = h == name || strings.HasPrefix(h, name+".")
+			found = found || in
+		}
+		if !in {
+			kept = append(kept, line)
+		}
+	}
+	return strings.TrimRight(strings.Join(kept, ""), "\n") + "\n", found
 }
 
 // tomlString quotes s as a TOML basic string (JSON's escapes are a
@@ -381,7 +448,7 @@ func printClientConfig(w io.Writer, client string, cfg clientConfig) {
 		fmt.Fprintf(w, "# run once in a terminal:\n%s\n", cfg.command)
 		return
 	}
-	fmt.Fprintf(w, "# add to %s (or run: enquire-mcp configure --client %s --write):\n", cfg.file, client)
+	fmt.Fprintf(w, "# add to %s (or run: %s):\n", cfg.file, cfg.write)
 	w.Write(cfg.snippet)
 }
 
@@ -397,7 +464,7 @@ func writeClientConfig(w io.Writer, cfg clientConfig, env configureEnv) error {
 		return fmt.Errorf("read %s: %w", cfg.file, err)
 	}
 	existed := err == nil
-	merged, err := cfg.merge(old)
+	merged, replaced, err := cfg.merge(old)
 	if err != nil {
 		return err
 	}
@@ -427,6 +494,10 @@ func writeClientConfig(w io.Writer, cfg clientConfig, env configureEnv) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", cfg.file, err)
 	}
-	fmt.Fprintf(w, "added %q to %s; restart the client to load it\n", serverName, cfg.file)
+	if replaced {
+		fmt.Fprintf(w, "replaced %q in %s; restart the client to load it\n", cfg.name, cfg.file)
+	} else {
+		fmt.Fprintf(w, "added %q to %s; restart the client to load it\n", cfg.name, cfg.file)
+	}
 	return nil
 }

@@ -86,12 +86,16 @@ func TestConfigureCodexTOML(t *testing.T) {
 	if string(cfg.snippet) != want || cfg.file != `C:\Users\Ada\.codex\config.toml` {
 		t.Fatalf("codex:\n%s\nfile %s", cfg.snippet, cfg.file)
 	}
-	merged, err := cfg.merge([]byte("model = \"o3\""))
-	if err != nil || !strings.HasPrefix(string(merged), "model = \"o3\"\n\n[mcp_servers.obsidian]") {
-		t.Fatalf("merge: %q %v", merged, err)
+	merged, replaced, err := cfg.merge([]byte("model = \"o3\""))
+	if err != nil || replaced || !strings.HasPrefix(string(merged), "model = \"o3\"\n\n[mcp_servers.obsidian]") {
+		t.Fatalf("merge: %q %v %v", merged, replaced, err)
 	}
-	if _, err := cfg.merge(merged); err == nil {
-		t.Fatal("a second merge replaced the existing table")
+	// A second merge of the same name replaces the table (and its
+	// sub-tables), leaving what follows it.
+	old := string(merged) + "[mcp_servers.obsidian.env]\nX = \"1\"\n\n[other]\nk = 2\n"
+	again, replaced, err := cfg.merge([]byte(old))
+	if err != nil || !replaced || strings.Count(string(again), "[mcp_servers.obsidian") != 1 || !strings.Contains(string(again), "[other]\nk = 2") || !strings.HasSuffix(string(again), want) {
+		t.Fatalf("second merge: %q %v %v", again, replaced, err)
 	}
 }
 
@@ -224,7 +228,7 @@ func TestConfigureVSCodeInputMerge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			merged, err := cfg.merge([]byte(tt.old))
+			merged, _, err := cfg.merge([]byte(tt.old))
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err %v, want %q", err, tt.err)
@@ -234,7 +238,7 @@ func TestConfigureVSCodeInputMerge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := cfg.merge(merged) // idempotent
+			again, _, err := cfg.merge(merged) // idempotent
 			if err != nil || string(again) != string(merged) {
 				t.Fatalf("second merge changed the file (%v):\n%s\n%s", err, merged, again)
 			}
@@ -252,5 +256,89 @@ func TestConfigureVSCodeInputMerge(t *testing.T) {
 				t.Fatalf("other server lost:\n%s", merged)
 			}
 		})
+	}
+}
+
+// TestConfigureHintRunsAsPrinted: the --write command configure prints
+// runs as printed and writes the config printed, --vault and --args kept.
+func TestConfigureHintRunsAsPrinted(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("ENQUIRE_VAULT", "")
+	code, stdout, stderr := runCLI(t, "configure", "--client", "cursor", "--vault", fixtureVault, "--args", "--enable-write --live")
+	if code != 0 {
+		t.Fatalf("%d %s", code, stderr)
+	}
+	first, printed, _ := strings.Cut(stdout, "\n")
+	_, hint, ok := strings.Cut(first, "(or run: ")
+	hint, ok2 := strings.CutSuffix(hint, "):")
+	if !ok || !ok2 {
+		t.Fatalf("no command in %q", first)
+	}
+	words := shellWords(t, hint)
+	if len(words) < 2 || words[0] != "enquire-mcp" {
+		t.Fatalf("hint %q", hint)
+	}
+	if code, out, stderr := runCLI(t, words[1:]...); code != 0 || !strings.Contains(out, "added") {
+		t.Fatalf("%s: %d %q %q", hint, code, out, stderr)
+	}
+	written, err := os.ReadFile(filepath.Join(home, ".cursor", "mcp.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(written) != printed {
+		t.Fatalf("%s wrote\n%s\nconfigure printed\n%s", hint, written, printed)
+	}
+}
+
+// TestConfigureNamesSideBySide: --name lets two vaults sit in one client
+// config; a --write of a name already there replaces it and says so.
+func TestConfigureNamesSideBySide(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("ENQUIRE_VAULT", "")
+	steps := []struct {
+		vault, name string
+		said        string
+		want        map[string]string // server name → its vault
+	}{
+		{"/srv/work", "", `added "obsidian"`, map[string]string{"obsidian": "/srv/work"}},
+		{"/srv/home", "home-notes", `added "home-notes"`, map[string]string{"obsidian": "/srv/work", "home-notes": "/srv/home"}},
+		{"/srv/home2", "home-notes", `replaced "home-notes"`, map[string]string{"obsidian": "/srv/work", "home-notes": "/srv/home2"}},
+		{"/srv/work2", "", `replaced "obsidian"`, map[string]string{"obsidian": "/srv/work2", "home-notes": "/srv/home2"}},
+	}
+	for i, st := range steps {
+		args := []string{"configure", "--client", "claude-desktop", "--vault", st.vault, "--write"}
+		if st.name != "" {
+			args = append(args, "--name", st.name)
+		}
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || !strings.Contains(stdout, st.said) {
+			t.Fatalf("step %d: %d %q %q, want %q", i, code, stdout, stderr, st.said)
+		}
+		b, err := os.ReadFile(filepath.Join(home, ".config", "Claude", "claude_desktop_config.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			MCPServers map[string]struct {
+				Args []string `json:"args"`
+			} `json:"mcpServers"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for name, s := range doc.MCPServers {
+			if len(s.Args) >= 3 {
+				got[name] = s.Args[2]
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(st.want) {
+			t.Fatalf("step %d: servers %v, want %v", i, got, st.want)
+		}
+	}
+	if code, _, stderr := runCLI(t, "configure", "--client", "cursor", "--vault", "/srv/x", "--name", "bad name"); code != 2 || !strings.Contains(stderr, "--name") {
+		t.Fatalf("bad --name: %d %q", code, stderr)
 	}
 }

@@ -77,6 +77,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if vf.vault == "" {
 		return usageError("--vault is required (or set ENQUIRE_VAULT)")
 	}
+	vf.noteGiven(fs, contentLook)
 	if err := vf.checkContent(); err != nil {
 		return err
 	}
@@ -143,7 +144,19 @@ func runChecks(ctx context.Context, vf *vaultFlags, env doctorEnv, root *string)
 		return out
 	}
 	*root = real
-	snap, err := vault.Load(ctx, real, vault.Options{MaxFileSize: vf.maxFileSize})
+	// Doctor judges the vault as the index keeps it, changed by the flags
+	// given here (writing nothing).
+	vf.content.mode = contentLook
+	if err := vf.resolveContent(ctx, real, func(string) {}); err != nil {
+		add(check{Name: "settings", Status: statusFail, Detail: err.Error()})
+		return out
+	}
+	rules, err := vf.privacy.rules(ctx, real)
+	if err != nil {
+		add(check{Name: "privacy", Status: statusFail, Detail: err.Error(), Fix: "correct the pattern named above"})
+		return out
+	}
+	snap, err := vault.Load(ctx, real, vault.Options{MaxFileSize: vf.maxFileSize, Filter: vaultFilter(rules)})
 	if err != nil {
 		add(check{Name: "vault", Status: statusFail, Detail: err.Error(), Fix: "check the folder's permissions"})
 		return out
@@ -218,10 +231,7 @@ func parseWarnings(all []vault.Warning, cfg obsidian.Config) check {
 // indexChecks reports the index (present, schema, settings, how many files
 // changed since its last sync, size), its vectors and their model.
 func indexChecks(ctx context.Context, vf *vaultFlags, root string, files map[string]vault.File, env doctorEnv) (*index.Info, []check) {
-	idx := "enquire-mcp index --vault " + shellQuote(root)
-	if vf.pdfs {
-		idx += " --include-pdfs"
-	}
+	idx := "enquire-mcp index " + shellJoin(append(vf.locationArgs(root), vf.changeArgs()...))
 	p, err := vf.indexPath(root)
 	if err != nil {
 		return nil, []check{{Name: "index", Status: statusFail, Detail: err.Error(), Fix: "pass an --index-file outside the vault"}}
@@ -229,9 +239,9 @@ func indexChecks(ctx context.Context, vf *vaultFlags, root string, files map[str
 	info, err := index.Inspect(ctx, p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, []check{{Name: "index", Status: statusWarn, Detail: "none: search uses TF-IDF only (no BM25, no embeddings)", Fix: "run " + idx}}
+		return nil, []check{{Name: "index", Status: statusWarn, Detail: "none: search uses TF-IDF only (no BM25, no embeddings)", Fix: idx}}
 	case err != nil:
-		return nil, []check{{Name: "index", Status: statusFail, Detail: firstLine(err), Fix: "run " + idx + " --rebuild (replaces the file)"}}
+		return nil, []check{{Name: "index", Status: statusFail, Detail: firstLine(err) + " (--rebuild replaces the file)", Fix: idx + " --rebuild"}}
 	case !info.Ours:
 		return nil, []check{{Name: "index", Status: statusFail, Detail: p + " is not an enquire-mcp index", Fix: "pass another --index-file"}}
 	}
@@ -239,30 +249,35 @@ func indexChecks(ctx context.Context, vf *vaultFlags, root string, files map[str
 	c := check{Name: "index", Status: statusOK, Detail: fmt.Sprintf("%s, %d files, %d chunks, schema %d", humanBytes(info.Bytes), info.Files, info.Chunks, info.SchemaVersion)}
 	switch {
 	case !info.Current:
-		c.Status, c.Fix = statusWarn, fmt.Sprintf("schema %d is not this version's %d; run %s (rebuilds it)", info.SchemaVersion, index.SchemaVersion, idx)
+		c.Status, c.Fix = statusWarn, idx
+		c.Detail += fmt.Sprintf("; schema %d is not this version's %d (index rebuilds it)", info.SchemaVersion, index.SchemaVersion)
 	case info.Settings.PDFs != want.PDFs:
-		c.Status = statusWarn
-		c.Fix = fmt.Sprintf("built with PDFs included = %v; serve and doctor with the same --include-pdfs setting, or run %s", info.Settings.PDFs, idx)
+		c.Status, c.Fix = statusWarn, idx
+		c.Detail += fmt.Sprintf("; built with PDFs included = %v (this fix changes that for every command)", info.Settings.PDFs)
 	case info.Settings != want:
-		c.Status, c.Fix = statusWarn, "built with other settings; run "+idx
+		c.Status, c.Fix = statusWarn, idx
+		c.Detail += "; built with other settings"
 	default:
 		if n := changedSince(info.Stamps, files); n > 0 {
 			c.Status = statusWarn
-			c.Detail += fmt.Sprintf("; %d files changed since the last sync", n)
-			c.Fix = "serve resyncs them at start; run " + idx + " to do it now"
+			c.Detail += fmt.Sprintf("; %d files changed since the last sync (serve resyncs them at start; the fix does it now)", n)
+			c.Fix = idx
 		} else {
 			c.Detail += "; up to date"
 		}
 	}
 	checks := []check{c}
+	if vf.content.found {
+		checks = append(checks, check{Name: "settings", Status: statusInfo, Detail: "kept in the index, followed by every command: " + vf.content.stored.describe()})
+	}
 	if info.EmbeddingModel == "" {
 		checks = append(checks, check{Name: "embeddings", Status: statusInfo, Detail: "none (optional: a third signal)",
-			Fix: "enquire-mcp build-embeddings --vault " + shellQuote(root)})
+			Fix: "enquire-mcp build-embeddings " + shellJoin(vf.locationArgs(root))})
 		return &info, checks
 	}
 	emb := check{Name: "embeddings", Status: statusOK, Detail: fmt.Sprintf("%d of %d chunks have vectors of %s (%d dimensions)", info.Vectors, info.Chunks, info.EmbeddingAlias, info.EmbeddingDim)}
 	if info.Vectors < info.Chunks {
-		emb.Status, emb.Fix = statusWarn, "enquire-mcp build-embeddings --vault "+shellQuote(root)+" --embedding-model "+info.EmbeddingAlias
+		emb.Status, emb.Fix = statusWarn, "enquire-mcp build-embeddings "+shellJoin(append(vf.locationArgs(root), "--embedding-model", info.EmbeddingAlias))
 	}
 	checks = append(checks, emb, modelCheck(ctx, info.EmbeddingAlias, env))
 	return &info, checks
@@ -311,16 +326,18 @@ func pdfCheck(vf *vaultFlags, root string, pdfs int, info *index.Info) check {
 		c.Detail = "no PDFs in the vault"
 	case !vf.pdfs:
 		c.Detail = fmt.Sprintf("%d PDFs, not searched", pdfs)
-		c.Fix = "add --include-pdfs to index, serve and doctor to search their text"
+		c.Detail += " (the fix includes them for every command)"
+		c.Fix = "enquire-mcp index " + shellJoin(append(vf.locationArgs(root), "--include-pdfs"))
 	case info == nil || !info.Settings.PDFs:
 		c.Detail = fmt.Sprintf("%d PDFs, not indexed yet", pdfs)
-		c.Fix = "enquire-mcp index --vault " + shellQuote(root) + " --include-pdfs"
+		c.Fix = "enquire-mcp index " + shellJoin(append(vf.locationArgs(root), "--include-pdfs"))
 	default:
 		c.Status = statusOK
 		c.Detail = fmt.Sprintf("%d PDFs indexed: %d with text, %d without a text layer (scanned; found by name only)", info.PDFs, info.PDFs-info.PDFsWithoutText, info.PDFsWithoutText)
 		if info.PDFsWithoutText > 0 {
 			c.Status = statusWarn
-			c.Fix = "enquire-mcp index --vault " + shellQuote(root) + " --include-pdfs --ocr reads their pages (needs pdftoppm and tesseract; see the ocr line)"
+			c.Detail += "; the fix reads their pages (needs pdftoppm and tesseract; see the ocr line)"
+			c.Fix = "enquire-mcp index " + shellJoin(append(vf.locationArgs(root), "--ocr"))
 		}
 	}
 	return c
@@ -348,7 +365,8 @@ func ocrCheck(env doctorEnv, info *index.Info) check {
 	case "windows":
 		c.Fix = "install Poppler and Tesseract (e.g. winget install UB-Mannheim.TesseractOCR; choco install poppler) and put them on PATH"
 	default:
-		c.Fix = "apt-get install poppler-utils tesseract-ocr tesseract-ocr-eng (or your distribution's packages)"
+		c.Detail += " (on other distributions: their poppler and tesseract packages)"
+		c.Fix = "apt-get install poppler-utils tesseract-ocr tesseract-ocr-eng"
 	}
 	return c
 }

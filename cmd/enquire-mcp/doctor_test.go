@@ -132,7 +132,7 @@ func TestDoctorGoldenBrokenVault(t *testing.T) {
 	}
 	golden(t, "doctor-broken.json", rep, root, cache)
 	code, stdout, stderr := runCLI(t, "doctor", "--vault", dir)
-	if code != 1 || !strings.Contains(stdout, "[fail]") || !strings.Contains(stdout, "fix: run enquire-mcp index") {
+	if code != 1 || !strings.Contains(stdout, "[fail]") || !strings.Contains(stdout, "fix: enquire-mcp index") {
 		t.Fatalf("doctor on a broken vault: %d %q %q", code, stdout, stderr)
 	}
 	if b, _ := os.ReadFile(p); !strings.HasPrefix(string(b), "garbage") {

@@ -65,14 +65,18 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err := atLeast("batch", *batch, 1); err != nil {
 		return err
 	}
-	if err := vf.checkContent(); err != nil {
-		return err
-	}
+	vf.noteGiven(fs, contentKeep)
 	if err := ef.check(); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()
 	if err != nil {
+		return err
+	}
+	if err := vf.resolveContent(ctx, root, func(line string) { fmt.Fprintln(stderr, line) }); err != nil {
+		return err
+	}
+	if err := vf.checkContent(); err != nil {
 		return err
 	}
 	rules, err := vf.privacy.rules(ctx, root)
@@ -84,7 +88,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	defer ix.Close()
-	src, err := ix.DiskSource(ctx, vf.maxFileSize, pdfReader(ix))
+	src, err := ix.DiskSource(ctx, vf.maxFileSize, vf.reader(ix, func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }))
 	if err != nil {
 		return err
 	}
@@ -96,6 +100,12 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	printPrivacy(stdout, rules, sync)
+	if !vf.content.given["embedding-model"] {
+		// The model the vectors were made with, else the default.
+		if _, alias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && alias != "" {
+			ef.model = alias
+		}
+	}
 	model, err := ef.openOrLearn(ctx, ef.model, ix, src)
 	if err != nil {
 		return err

@@ -45,6 +45,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	vf.noteGiven(fs, contentKeep)
 	if len(pos) != 1 {
 		return usageError("give exactly one dataset folder (BEIR layout)")
 	}

@@ -14,6 +14,9 @@ import (
 func (l *loaded) heal() {
 	v, logger := l.flags, l.logger
 	l.ix.SetHealer(index.Healer{Logger: logger, Healed: func() { l.healed.Store(true) }, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
+		if err := v.keepContent(ctx, fresh); err != nil {
+			return index.Source{}, err
+		}
 		src, err := fresh.DiskSource(ctx, v.maxFileSize, v.reader(fresh, func(msg string) { logger.Warn(msg) }))
 		if err != nil {
 			return src, err

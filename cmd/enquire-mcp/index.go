@@ -36,8 +36,15 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err := vf.checkContent(); err != nil {
 		return err
 	}
+	vf.noteGiven(fs, contentKeep)
 	root, err := vf.realRoot()
 	if err != nil {
+		return err
+	}
+	if err := vf.resolveContent(ctx, root, func(line string) { fmt.Fprintln(stderr, line) }); err != nil {
+		return err
+	}
+	if err := vf.checkContent(); err != nil {
 		return err
 	}
 	rules, err := vf.privacy.rules(ctx, root)

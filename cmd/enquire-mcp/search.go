@@ -11,6 +11,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/tools"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -54,12 +55,24 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError("%v", err)
 	}
 	vf.keepState = true
+	vf.noteGiven(fs, contentOneCall)
+	root, err := vf.realRoot()
+	if err != nil {
+		return err
+	}
+	if err := vf.resolveContent(ctx, root, func(line string) { fmt.Fprintln(stderr, line) }); err != nil {
+		return err
+	}
+	leaveOut, err := vf.oneCallFilter(ctx, root)
+	if err != nil {
+		return err
+	}
 	l, err := vf.load(ctx, errorLogger(stderr))
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	res, err := l.eng.Search(ctx, in.Request())
+	res, err := searchLeavingOut(ctx, l.eng, in.Request(), leaveOut)
 	if errors.Is(err, search.ErrInvalid) {
 		return usageError("%v", err)
 	}
@@ -133,4 +146,48 @@ func signals(p tools.PerSignal) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
+}
+
+// searchLeavingOut is eng.Search without the hits leaveOut names (nil:
+// none), paging on so that the answer still has up to Limit hits in the
+// order of the unfiltered list: a one-off filter of this call, applied
+// without changing the shared index.
+func searchLeavingOut(ctx context.Context, eng *search.Engine, req search.Request, leaveOut func(path, kind string, n *vault.Note) bool) (*search.Result, error) {
+	if leaveOut == nil {
+		return eng.Search(ctx, req)
+	}
+	if req.Cursor == nil {
+		req.Cursor = new(string)
+	}
+	notes := eng.Snapshot().Notes
+	var out *search.Result
+	left := 0
+	for {
+		res, err := eng.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = res
+			out.Hits = nil
+		}
+		for _, h := range res.Hits {
+			var n *vault.Note
+			if h.ResultType != "memory" && h.Note >= 0 && h.Note < len(notes) {
+				n = notes[h.Note]
+			}
+			if len(out.Hits) < req.Limit && (n == nil || !leaveOut(h.Path, h.Kind, n)) {
+				out.Hits = append(out.Hits, h)
+			} else if len(out.Hits) < req.Limit {
+				left++
+			}
+		}
+		if len(out.Hits) >= req.Limit || res.NextCursor == "" {
+			break
+		}
+		*req.Cursor = res.NextCursor
+	}
+	out.NextCursor = ""
+	out.TotalCandidates = max(0, out.TotalCandidates-left)
+	return out, nil
 }

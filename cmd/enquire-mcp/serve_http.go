@@ -180,6 +180,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	vf.noteGiven(fs, contentKeep)
 	if err := sf.check(); err != nil {
 		return err
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
@@ -17,35 +19,45 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var vf vaultFlags
 	vf.registerIndex(fs)
 	vf.ocr.register(fs)
-	model := fs.String("embedding-model", models.DefaultAlias, "embedding model for the vectors (see build-embeddings)")
+	model := fs.String("embedding-model", "", "embedding model for the vectors (default: the one the index's vectors were made with, else "+models.DefaultAlias+"; see build-embeddings)")
 	noEmbed := fs.Bool("no-embeddings", false, "index only, no vectors")
 	client := fs.String("client", "claude-desktop", "the client whose config to print: "+strings.Join(clientNames(), ", "))
 	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := vf.checkContent(); err != nil {
 		return err
 	}
 	root, err := vf.realRoot()
 	if err != nil {
 		return err
 	}
-	common := []string{"--vault", root, "--max-file-size", fmt.Sprint(vf.maxFileSize)}
+	// index keeps the content flags given here; build-embeddings and the
+	// client's serve follow them, so neither repeats them.
+	common := []string{"--vault", root}
 	if vf.indexFile != "" {
 		common = append(common, "--index-file", vf.indexFile)
 	}
-	if vf.pdfs {
-		common = append(common, "--include-pdfs")
-	}
-	ocrArgs := vf.ocr.args()
-	common = append(common, ocrArgs...)
+	indexArgs := slices.Clone(common)
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "vault", "index-file", "embedding-model", "no-embeddings", "client":
+		case "exclude-glob", "read-paths":
+			for _, g := range *f.Value.(*listFlag) {
+				indexArgs = append(indexArgs, "--"+f.Name+"="+g)
+			}
+		default:
+			indexArgs = append(indexArgs, "--"+f.Name+"="+f.Value.String())
+		}
+	})
 	fmt.Fprintf(stdout, "1. index\n")
-	if err := runIndex(ctx, common, stdout, stderr); err != nil {
+	if err := runIndex(ctx, indexArgs, stdout, stderr); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
 	if !*noEmbed {
-		fmt.Fprintf(stdout, "2. embeddings (%s)\n", *model)
-		if err := runBuildEmbeddings(ctx, append(common, "--embedding-model", *model), stdout, stderr); err != nil {
+		embedArgs := slices.Clone(common)
+		if *model != "" {
+			embedArgs = append(embedArgs, "--embedding-model", *model)
+		}
+		fmt.Fprintf(stdout, "2. embeddings\n")
+		if err := runBuildEmbeddings(ctx, embedArgs, stdout, stderr); err != nil {
 			return fmt.Errorf("embeddings: %w", err)
 		}
 	}
@@ -54,10 +66,6 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	var extra []string
-	if vf.pdfs {
-		extra = append(extra, "--include-pdfs")
-	}
-	extra = append(extra, ocrArgs...)
 	if vf.indexFile != "" {
 		extra = append(extra, "--index-file", vf.indexFile)
 	}

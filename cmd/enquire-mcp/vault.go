@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -60,6 +61,9 @@ type vaultFlags struct {
 	synced *index.Index
 	// reuse gives load the notes that sync read (vault.Options.Reuse).
 	reuse func(vault.File) (*vault.Note, []vault.Warning, bool)
+	// content is how the kept content settings and the flags given
+	// combine (settings.go).
+	content contentState
 }
 
 // register adds the flags of the commands that search (serve, search).
@@ -254,6 +258,13 @@ func (l *loaded) closeOrWarn() {
 // embeddings. An index or a model that cannot be opened is logged and
 // reported as that signal's error; the search still works.
 func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, error) {
+	root, err := v.realRoot()
+	if err != nil {
+		return nil, err
+	}
+	if err := v.resolveContent(ctx, root, func(line string) { logger.Warn(line) }); err != nil {
+		return nil, err
+	}
 	if err := v.checkContent(); err != nil {
 		return nil, err
 	}
@@ -269,10 +280,6 @@ func (v *vaultFlags) load(ctx context.Context, logger *slog.Logger) (*loaded, er
 	}
 	if err := models.Check(v.buildEmbeddings); err != nil {
 		return nil, usageError("--embedding-model: %v", err)
-	}
-	root, err := v.realRoot()
-	if err != nil {
-		return nil, err
 	}
 	rulesAt := statRules(root) // before the read: a change after it is seen
 	rules, err := v.privacy.rules(ctx, root)
@@ -511,7 +518,10 @@ func (v *vaultFlags) openIndex(ctx context.Context, root string, rebuild bool, l
 			if ix.Rebuilt != "" {
 				logger.Warn("rebuilding the index", "file", path, "reason", ix.Rebuilt)
 			}
-			return ix, nil
+			if err = v.keepContent(ctx, ix); err == nil {
+				return ix, nil
+			}
+			err = errors.Join(err, ix.Close())
 		}
 	}
 	logger.Error("persistent index unavailable; BM25 is off", "err", err)
