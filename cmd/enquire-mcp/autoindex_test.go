@@ -46,7 +46,7 @@ func TestSearchUsesExistingIndex(t *testing.T) {
 	}
 	// A search cannot add PDFs to the shared index: it says so and
 	// searches the index as kept.
-	if got, stderr := searchSignals(t, "--include-pdfs"); !slices.Contains(got, "bm25") || !strings.Contains(stderr, "settings: PDFs stay excluded for this search") {
+	if got, stderr := searchSignals(t, "--include-pdfs"); !slices.Contains(got, "bm25") || !strings.Contains(stderr, "settings: PDFs: excluded for this search too") {
 		t.Fatalf("search --include-pdfs: signals %v, stderr %q", got, stderr)
 	}
 	if got, _ := searchSignals(t); !slices.Contains(got, "bm25") {

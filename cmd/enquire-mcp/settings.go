@@ -295,7 +295,7 @@ func (v *vaultFlags) resolveContent(ctx context.Context, root string, note func(
 			if narrows(ch, eff, stored) {
 				note(fmt.Sprintf("settings: %s %s for this search only (the index keeps %s)", ch.what, ch.now, ch.was))
 			} else {
-				note(fmt.Sprintf("settings: %s stay %s for this search: the index keeps them (enquire-mcp index --vault %s %s changes that)", ch.what, ch.was, shellQuote(root), shellJoin(ch.args)))
+				note(fmt.Sprintf("settings: %s: %s for this search too, as the index keeps it (enquire-mcp index --vault %s %s changes that)", ch.what, ch.was, shellQuote(root), shellJoin(ch.args)))
 			}
 		}
 		if len(changes) > 0 {
