@@ -13,11 +13,9 @@ import (
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/embed/models"
-	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -253,27 +251,7 @@ func fullEngine(t *testing.T, dir string) (*Dataset, *search.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "index.db"), index.NewSettings(root, false, chunk.DefaultOptions), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	src := index.SnapshotSource(snap)
-	if _, err := ix.Sync(ctx, src, nil); err != nil {
-		t.Fatal(err)
-	}
-	model, err := models.Open(ctx, models.DefaultAlias, models.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := search.New(ctx, snap, analysis.New(), search.Options{Chunk: chunk.DefaultOptions, Index: ix,
-		Embedder: model, EmbedderAlias: models.DefaultAlias})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := enginetest.Indexed(ctx, t, snap, false)
 	want := []string{rankers.SignalTFIDF, rankers.SignalBM25, rankers.SignalEmbeddings}
 	for _, s := range want {
 		if !slices.Contains(eng.Signals(), s) {

@@ -11,12 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/embed/models"
-	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -158,27 +155,7 @@ func goldenEngine(ctx context.Context, t *testing.T, fx goldenFixture) *search.E
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "ix.db"), index.NewSettings(snap.Root, fx.pdfs, chunk.DefaultOptions), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	src := index.SnapshotSource(snap)
-	if _, err := ix.Sync(ctx, src, nil); err != nil {
-		t.Fatal(err)
-	}
-	model, err := models.Open(ctx, models.DefaultAlias, models.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	e, err := search.New(ctx, snap, analysis.New(), search.Options{Chunk: chunk.DefaultOptions, Index: ix,
-		Embedder: model, EmbedderAlias: models.DefaultAlias})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := enginetest.Indexed(ctx, t, snap, fx.pdfs)
 	if got := e.Signals(); !slices.Contains(got, rankers.SignalBM25) || !slices.Contains(got, rankers.SignalEmbeddings) {
 		t.Fatalf("%s: signals %v, want BM25 and embeddings too", fx.name, got)
 	}

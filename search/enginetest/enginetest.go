@@ -1,6 +1,7 @@
-// Package enginetest compares search engines: a live engine, updated
-// change by change, with one freshly built from the same files must answer
-// every question the same way.
+// Package enginetest builds and compares search engines for tests: the
+// product's default indexed engine, and a live engine, updated change by
+// change, against one freshly built from the same files, which must
+// answer every question the same way.
 package enginetest
 
 import (
