@@ -46,18 +46,7 @@ func TestPatchHeading(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := PatchHeading([]byte(patchNote), tt.path, tt.op, tt.content)
-			if tt.wantErr {
-				if err == nil || !strings.Contains(err.Error(), tt.want) {
-					t.Fatalf("err %v, want %q", err, tt.want)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(out), tt.want) {
-				t.Fatalf("got\n%s\nwant it to contain\n%s", out, tt.want)
-			}
+			checkPatch(t, out, err, tt.want, tt.wantErr)
 		})
 	}
 }
@@ -87,18 +76,7 @@ func TestPatchBlock(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := PatchBlock([]byte(patchNote), tt.id, tt.op, tt.content)
-			if tt.wantErr {
-				if err == nil || !strings.Contains(err.Error(), tt.want) {
-					t.Fatalf("err %v, want %q", err, tt.want)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(out), tt.want) {
-				t.Fatalf("got\n%s\nwant it to contain\n%q", out, tt.want)
-			}
+			checkPatch(t, out, err, tt.want, tt.wantErr)
 		})
 	}
 }
@@ -108,5 +86,19 @@ func TestPatchKeepsCRLF(t *testing.T) {
 	out, err := PatchHeading([]byte(src), "A", InsertAfter, "y\nz")
 	if err != nil || string(out) != "# A\r\nx\r\ny\r\nz\r\n" {
 		t.Fatalf("%q %v", out, err)
+	}
+}
+
+// checkPatch fails unless a patch gave an error holding want (wantErr)
+// or a text holding want.
+func checkPatch(t *testing.T, out []byte, err error, want string, wantErr bool) {
+	t.Helper()
+	switch {
+	case wantErr && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Fatalf("err %v, want %q", err, want)
+	case !wantErr && err != nil:
+		t.Fatal(err)
+	case !wantErr && !strings.Contains(string(out), want):
+		t.Fatalf("got\n%s\nwant it to contain\n%q", out, want)
 	}
 }

@@ -2,16 +2,12 @@ package tools
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
-	"github.com/enquire-mcp/enquire-mcp/chunk"
-	"github.com/enquire-mcp/enquire-mcp/embed/models"
-	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
@@ -25,26 +21,7 @@ func benchEmbEngine(b *testing.B) *search.Engine {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix, err := index.Open(ctx, filepath.Join(b.TempDir(), "ix.db"), index.NewSettings(snap.Root, false, chunk.DefaultOptions), false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ix.Close() })
-	src := index.SnapshotSource(snap)
-	if _, err := ix.Sync(ctx, src, nil); err != nil {
-		b.Fatal(err)
-	}
-	model, err := models.Open(ctx, models.DefaultAlias, models.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
-		b.Fatal(err)
-	}
-	e, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix, Embedder: model, EmbedderAlias: models.DefaultAlias})
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := enginetest.Indexed(ctx, b, snap, false)
 	return e
 }
 
