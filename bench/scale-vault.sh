@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates the ~107k-note scale vault of issue 14: the zettelkasten vault
+# Generates the scale vault (107,320 notes by default): the zettelkasten vault
 # copied 8 times into sub-folders. It writes under /tmp (never into the
 # repository) and prints the vault path.
 #
