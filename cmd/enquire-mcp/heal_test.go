@@ -46,13 +46,13 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	mustLoad(t, vf).Close()
 	garbleFTS(t, ixFile)
 	l := freshLoad(t, vf)
-	if l.ix == nil || l.ix.Rebuilt != "" {
+	if l.Index() == nil || l.Index().Rebuilt != "" {
 		t.Fatalf("the open-time check saw the blob damage: this test needs damage only a query finds")
 	}
 	params := index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}
 	var qerr error
 	for _, q := range []string{"photosynthesis chlorophyll light", "sourdough hydration", "garden tomato", "python graph search", "levain"} {
-		if qerr = l.ix.Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
+		if qerr = l.Index().Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
 			break
 		}
 	}
@@ -61,10 +61,10 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	if err := l.ix.WaitHealed(wctx); err != nil || l.ix.Damaged() != nil {
-		t.Fatalf("not healed: %v %v", err, l.ix.Damaged())
+	if err := l.Index().WaitHealed(wctx); err != nil || l.Index().Damaged() != nil {
+		t.Fatalf("not healed: %v %v", err, l.Index().Damaged())
 	}
-	files, err := l.ix.Files(ctx)
+	files, err := l.Index().Files(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,14 +61,14 @@ func TestReloadSurvivesIndexFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	res, err := l.eng.Search(ctx, search.Request{Query: "unique7", Limit: 5})
+	res, err := l.Engine().Search(ctx, search.Request{Query: "unique7", Limit: 5})
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("search before failure: %v, %d hits", err, len(res.Hits))
 	}
 	if _, ok := res.Hits[0].Signals[rankers.SignalBM25]; !ok {
 		t.Fatalf("BM25 not used before failure: %+v", res.Hits[0].Signals)
 	}
-	if err := l.ix.Close(); err != nil { // every later sync fails
+	if err := l.Index().Close(); err != nil { // every later sync fails
 		t.Fatal(err)
 	}
 	eng, err := l.Reload(ctx, nil)
