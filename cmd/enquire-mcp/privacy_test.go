@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"maps"
 	"os"
 	"os/exec"
@@ -711,48 +710,6 @@ func TestPrivacyAllExcluded(t *testing.T) {
 	cs.Close()
 	if n := strings.Count(log.String(), "hide every note"); n != 1 {
 		t.Errorf("the all-hidden warning appears %d times, want once:\n%s", n, log.String())
-	}
-}
-
-// TestReloadRereadsRules: a reload (after a write, or from the watcher)
-// applies an edited .enquire/ignore and purges the index; an ignore file
-// that became invalid fails the reload and leaves the engine in service.
-func TestReloadRereadsRules(t *testing.T) {
-	ctx := context.Background()
-	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "Open.md"), []byte("open walrusqq"))
-	writeFile(t, filepath.Join(root, "Journal", "day.md"), []byte("journal narwhalqq"))
-	ixFile := filepath.Join(t.TempDir(), "ix.db")
-	vf := &vaultFlags{vault: root, indexFile: ixFile, staleDays: 30, maxFileSize: 1 << 20, privacy: privacyFlags{markerKey: "private"}}
-	l, err := vf.load(ctx, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if l.Engine().Snapshot().Note("Journal/day.md") == nil {
-		t.Fatal("journal hidden before any rule")
-	}
-	if len(scanIndexFor(t, ixFile, "narwhalqq")) == 0 {
-		t.Fatal("the journal's text is not in the index before the rule: the scan would prove nothing")
-	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\n"))
-	eng, err := l.Reload(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := eng.Snapshot()
-	if snap.Note("Journal/day.md") != nil || snap.Privacy.HiddenNotes != 1 {
-		t.Errorf("reload kept the journal: hidden %d", snap.Privacy.HiddenNotes)
-	}
-	if st := l.Synced(); st.Purged != 1 || !st.PurgedFile {
-		t.Errorf("reload did not purge the index: %+v", st)
-	}
-	if leaks := scanIndexFor(t, ixFile, "narwhalqq"); len(leaks) > 0 {
-		t.Errorf("hidden text in %v after the reload", leaks)
-	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\nbad[\n"))
-	if _, err := l.Reload(ctx, nil); err == nil || !strings.Contains(err.Error(), "line 2") {
-		t.Errorf("reload with a bad ignore line: %v", err)
 	}
 }
 
