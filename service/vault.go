@@ -179,7 +179,7 @@ func (v *Vault) Index() *index.Index { return v.ix }
 // Root is the vault's real root.
 func (v *Vault) Root() string { return v.root }
 
-// Synced is what the first sync of the index did.
+// Synced is what the last index sync did.
 func (v *Vault) Synced() index.Stats {
 	v.mu.Lock()
 	defer v.mu.Unlock()

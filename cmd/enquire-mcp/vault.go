@@ -47,7 +47,7 @@ type vaultFlags struct {
 	// tune is --bm25-b.
 	tune tuneFlags
 	// statePread makes every saved engine state read with pread, however
-	// small (tests of that path; see stateReadMappedMax).
+	// small (tests of that path; see service.Config.StatePread).
 	statePread bool
 	// boostStrength, when > 0, replaces rankers.BoostStrength (eval's
 	// --boost-strength, for measuring it).
