@@ -17,7 +17,8 @@ import (
 
 // Reload brings the engine up to date with the files at paths after a
 // write tool changed them (nil: reload the whole vault), and hands the
-// new engine to the server. Calls are serialised with the live watcher's.
+// new engine to the function OnSwap set. Calls are serialised with the
+// live watcher's.
 func (l *Vault) Reload(ctx context.Context, paths []string) (*search.Engine, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -95,9 +95,9 @@ type IndexConfig struct {
 
 // OCR is what of the OCR settings changes the text of a scanned page.
 type OCR struct {
-	On       bool
-	Langs    string
-	MaxPages int
+	On       bool   // scanned pages are read
+	Langs    string // tesseract's languages, '+'-separated
+	MaxPages int    // the most scanned pages read per PDF
 }
 
 // Models opens embedding models.
@@ -167,31 +167,31 @@ type Vault struct {
 }
 
 // Engine is the current engine.
-func (v *Vault) Engine() *search.Engine {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.eng
+func (l *Vault) Engine() *search.Engine {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.eng
 }
 
 // Index is the persistent index, nil without one.
-func (v *Vault) Index() *index.Index { return v.ix }
+func (l *Vault) Index() *index.Index { return l.ix }
 
 // Root is the vault's real root.
-func (v *Vault) Root() string { return v.root }
+func (l *Vault) Root() string { return l.root }
 
 // Synced is what the last index sync did.
-func (v *Vault) Synced() index.Stats {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.sync
+func (l *Vault) Synced() index.Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.sync
 }
 
 // Status says how the vault was opened.
-func (v *Vault) Status() Status { return Status{Start: v.started, Took: v.took} }
+func (l *Vault) Status() Status { return Status{Start: l.started, Took: l.took} }
 
 // LastChange is when the last change was applied (zero: none yet).
-func (v *Vault) LastChange() time.Time {
-	if ns := v.lastChange.Load(); ns != 0 {
+func (l *Vault) LastChange() time.Time {
+	if ns := l.lastChange.Load(); ns != 0 {
 		return time.Unix(0, ns)
 	}
 	return time.Time{}
@@ -199,17 +199,17 @@ func (v *Vault) LastChange() time.Time {
 
 // OnSwap sets the function that hears of every new engine, called with
 // the change serialised (set it before the first change).
-func (v *Vault) OnSwap(f func(*search.Engine)) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.onSwap = f
+func (l *Vault) OnSwap(f func(*search.Engine)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.onSwap = f
 }
 
 // Close saves the engine state if a save is due and closes the index.
-func (v *Vault) Close() error {
-	v.flushState()
-	if v.ix != nil {
-		return v.ix.Close()
+func (l *Vault) Close() error {
+	l.flushState()
+	if l.ix != nil {
+		return l.ix.Close()
 	}
 	return nil
 }
@@ -217,9 +217,9 @@ func (v *Vault) Close() error {
 // CloseOrWarn is Close for a server's shutdown: an index that does not
 // close cleanly is logged (the process still exits normally; SQLite
 // recovers the WAL at the next open).
-func (v *Vault) CloseOrWarn() {
-	if err := v.Close(); err != nil {
-		v.logger.Warn("the index was not closed cleanly", "err", err)
+func (l *Vault) CloseOrWarn() {
+	if err := l.Close(); err != nil {
+		l.logger.Warn("the index was not closed cleanly", "err", err)
 	}
 }
 
