@@ -348,7 +348,7 @@ func (l *Vault) saveCurrent() {
 }
 
 // flushState saves now what a planned save would have saved, and waits
-// for a save in progress: the end of serve.
+// for a save in progress: at Close.
 func (l *Vault) flushState() {
 	s := &l.saver
 	s.mu.Lock()

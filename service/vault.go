@@ -162,7 +162,7 @@ type Vault struct {
 	vecWhy string
 	// early is the engine state decoded while the index opened.
 	early chan savedState
-	// vectors follows the index's vectors for serve (vectorfollow.go).
+	// vectors follows the index's vectors while Follow runs (vectorfollow.go).
 	vectors vectorFollower
 }
 
