@@ -1,7 +1,8 @@
 // Command livebench measures the live vault on a copy of a real vault:
-// the work of one changed note (in process, part by part), one rescan,
-// memory after many edits, and, over MCP stdio against the real binary
-// with a persistent index, the warm start, edit-to-searchable latency, a
+// the work of one changed note (in process, as package service applies
+// it), one rescan, memory after many edits, and, over MCP stdio against
+// the real binary with a persistent index, the start resumed from the
+// saved engine state, edit-to-searchable latency, a
 // 1,000-file change set with searches running, and idle CPU.
 //
 //	go run ./bench/livebench -vault ../shared/datasets/vaults/zettelkasten
@@ -12,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -24,12 +26,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/index"
-	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
-	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/service"
 )
 
 func main() {
@@ -37,7 +37,7 @@ func main() {
 	edits := flag.Int("edits", 50, "single-note edits to time")
 	churn := flag.Int("churn", 2000, "random edits before the memory comparison")
 	storm := flag.Int("storm", 1000, "files changed at once")
-	startsOnly := flag.Bool("starts", false, "only time the starts over MCP stdio (cold, then warm from the engine state)")
+	startsOnly := flag.Bool("starts", false, "only time the starts over MCP stdio (cold, then resumed from the engine state)")
 	flag.Parse()
 	if *src == "" {
 		fmt.Fprintln(os.Stderr, "livebench: -vault is required")
@@ -79,85 +79,37 @@ func run(ctx context.Context, src string, edits, churn, storm int, startsOnly bo
 	return overStdio(ctx, tmp, root, edits, storm)
 }
 
-// inProcess times the parts of one single-note change, as the server
-// applies it, and one rescan.
+// inProcess times one single-note change as the server applies it
+// (service.Vault.Reload: re-read, scoped index sync, engine update), with
+// the index's share from the service's debug log, and one rescan.
 func inProcess(ctx context.Context, root, ixPath string, edits int) error {
-	snap, err := vault.Load(ctx, root, vault.Options{})
+	rec := &changeLog{}
+	v, err := service.Open(ctx, service.Config{Root: root, Logger: slog.New(rec),
+		Search: search.Options{Chunk: chunk.DefaultOptions}, Index: service.IndexConfig{Path: ixPath}})
 	if err != nil {
 		return err
 	}
-	ix, err := index.Open(ctx, ixPath, index.NewSettings(root, false, chunk.DefaultOptions), false)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-	if _, err := ix.Sync(ctx, index.SnapshotSource(snap), nil); err != nil {
-		return err
-	}
-	eng, err := search.New(ctx, snap, analysis.New(), search.Options{Index: ix})
-	if err != nil {
-		return err
-	}
+	defer v.Close()
 	rng := rand.New(rand.NewPCG(1, 2))
-	var links, tfidf, grph, fts, engine, total []time.Duration
+	var total []time.Duration
 	for i := range edits {
-		n := snap.Notes[rng.IntN(len(snap.Notes))]
+		notes := v.Engine().Snapshot().Notes
+		n := notes[rng.IntN(len(notes))]
 		if err := appendWord(root, n.Path, fmt.Sprintf("zqxpart%d", i)); err != nil {
 			return err
 		}
 		t0 := time.Now()
-		next, d, err := snap.Update(ctx, []string{n.Path}, vault.Options{})
-		if err != nil {
+		if _, err := v.Reload(ctx, []string{n.Path}); err != nil {
 			return err
 		}
-		t1 := time.Now()
-		if _, err := ix.Sync(ctx, index.NotesSource(next, []*vault.Note{next.Note(n.Path)}, []string{n.Path}), nil); err != nil {
-			return err
-		}
-		t2 := time.Now()
-		// The parts Engine.Update does, timed one by one.
-		chunks := make([][]chunk.Chunk, len(next.Notes))
-		for j, nn := range next.Notes {
-			if o := d.Old[j]; o >= 0 {
-				chunks[j] = eng.Chunks(o)
-			} else {
-				chunks[j] = chunk.Split(nn, chunk.DefaultOptions)
-			}
-		}
-		gone := []rankers.Gone{}
-		for _, o := range d.Removed {
-			gone = append(gone, rankers.Gone{ID: o, Note: snap.Notes[o], Chunks: eng.Chunks(o)})
-		}
-		t3 := time.Now()
-		if _, err := eng.TFIDF().Update(ctx, next.Notes, chunks, d.Old, gone); err != nil {
-			return err
-		}
-		t4 := time.Now()
-		eng.Graph().Update(next, append(slices.Clone(d.Added), d.Relinked...))
-		t5 := time.Now()
-		// The whole engine update, as the server runs it.
-		if eng, err = eng.Update(ctx, next, d, search.Options{Index: ix}); err != nil {
-			return err
-		}
-		t6 := time.Now()
-		snap = next
-		links = append(links, t1.Sub(t0))
-		fts = append(fts, t2.Sub(t1))
-		tfidf = append(tfidf, t4.Sub(t3))
-		grph = append(grph, t5.Sub(t4))
-		engine = append(engine, t6.Sub(t5))
-		total = append(total, t1.Sub(t0)+t2.Sub(t1)+t6.Sub(t5))
+		total = append(total, time.Since(t0))
 	}
+	fts := rec.indexTimes()
 	fmt.Printf("## One changed note, in process (%d edits, p50 / p95)\n\n", edits)
 	fmt.Println("| part | p50 | p95 |\n|---|---|---|")
-	for _, r := range []struct {
-		name string
-		ds   []time.Duration
-	}{{"re-read + parse + links (Snapshot.Update)", links}, {"FTS5 (scoped Sync)", fts},
-		{"TF-IDF (TFIDF.Update)", tfidf}, {"graph (Graph.Update)", grph}, {"whole engine (Engine.Update)", engine},
-		{"total applied (Snapshot.Update + Sync + Engine.Update)", total}} {
-		fmt.Printf("| %s | %s | %s |\n", r.name, ms(pct(r.ds, 50)), ms(pct(r.ds, 95)))
-	}
+	fmt.Printf("| FTS5 (scoped Sync, whole ms from the log) | %s | %s |\n", ms(pct(fts, 50)), ms(pct(fts, 95)))
+	fmt.Printf("| total applied (Vault.Reload: Snapshot.Update + Sync + Engine.Update) | %s | %s |\n", ms(pct(total, 50)), ms(pct(total, 95)))
+	snap := v.Engine().Snapshot()
 	var polls []time.Duration
 	for range 10 {
 		t := time.Now()
@@ -170,46 +122,78 @@ func inProcess(ctx context.Context, root, ixPath string, edits int) error {
 	return nil
 }
 
-// memory compares the heap after churn random edits, applied one by one,
-// with a fresh load of the same files.
-func memory(ctx context.Context, root string, churn int) error {
-	an := analysis.New()
-	snap, err := vault.Load(ctx, root, vault.Options{})
-	if err != nil {
-		return err
+// changeLog is a slog handler that keeps the index time of every change
+// the service applied (its "live vault: change applied" debug line).
+type changeLog struct {
+	mu  sync.Mutex
+	fts []time.Duration
+}
+
+// Enabled implements slog.Handler: every level (the line is debug).
+func (c *changeLog) Enabled(context.Context, slog.Level) bool { return true }
+
+// WithAttrs implements slog.Handler.
+func (c *changeLog) WithAttrs([]slog.Attr) slog.Handler { return c }
+
+// WithGroup implements slog.Handler.
+func (c *changeLog) WithGroup(string) slog.Handler { return c }
+
+// Handle implements slog.Handler.
+func (c *changeLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "live vault: change applied" {
+		return nil
 	}
-	eng, err := search.New(ctx, snap, an, search.Options{})
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "index_ms" {
+			c.mu.Lock()
+			c.fts = append(c.fts, time.Duration(a.Value.Int64())*time.Millisecond)
+			c.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+func (c *changeLog) indexTimes() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.fts)
+}
+
+// memory compares the heap after churn random edits, applied one by one
+// as the server applies them, with a fresh load of the same files.
+func memory(ctx context.Context, root string, churn int) error {
+	cfg := service.Config{Root: root, Search: search.Options{Chunk: chunk.DefaultOptions}}
+	v, err := service.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	start := time.Now()
 	for i := range churn {
-		n := eng.Snapshot().Notes[rng.IntN(len(eng.Snapshot().Notes))]
+		notes := v.Engine().Snapshot().Notes
+		n := notes[rng.IntN(len(notes))]
 		if err := appendWord(root, n.Path, fmt.Sprintf("churn%d word%d", i, rng.IntN(500))); err != nil {
 			return err
 		}
-		next, d, err := eng.Snapshot().Update(ctx, []string{n.Path}, vault.Options{})
-		if err != nil {
-			return err
-		}
-		if eng, err = eng.Update(ctx, next, d, search.Options{}); err != nil {
+		if _, err := v.Reload(ctx, []string{n.Path}); err != nil {
+			v.Close()
 			return err
 		}
 	}
 	took := time.Since(start)
 	live := heap()
-	runtime.KeepAlive(eng) // measured while alive
-	fresh, err := vault.Load(ctx, root, vault.Options{})
+	runtime.KeepAlive(v) // measured while alive
+	if err := v.Close(); err != nil {
+		return err
+	}
+	fresh, err := service.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	feng, err := search.New(ctx, fresh, an, search.Options{})
-	if err != nil {
-		return err
-	}
+	defer fresh.Close()
 	freshHeap := heap() // the live engine is no longer referenced
-	runtime.KeepAlive(feng)
+	runtime.KeepAlive(fresh)
 	fmt.Printf("## Memory after %d edits (in process, TF-IDF engine, heap in use after GC)\n\n", churn)
 	fmt.Printf("live engine after the edits: %.1f MiB; fresh engine on the same files: %.1f MiB; ratio %.3f (%.1f ms per edit)\n\n",
 		mib(live), mib(freshHeap), float64(live)/float64(freshHeap), float64(took.Milliseconds())/float64(churn))
@@ -281,7 +265,7 @@ func buildAndIndex(tmp, root string) (bin, ixFile string, err error) {
 }
 
 // starts times a start with no engine state (from the files; it saves
-// the state when it stops) and then warm starts from that state, with
+// the state when it stops) and then starts resumed from that state, with
 // nothing changed and with one note changed while stopped.
 func starts(ctx context.Context, bin, root, ixFile string) error {
 	type run struct {
@@ -306,7 +290,7 @@ func starts(ctx context.Context, bin, root, ixFile string) error {
 	if err != nil {
 		return err
 	}
-	var warm, touched []time.Duration
+	var resumed, touched []time.Duration
 	var rss []int
 	notes := listNotes(root)
 	for i := range 5 {
@@ -314,7 +298,7 @@ func starts(ctx context.Context, bin, root, ixFile string) error {
 		if err != nil {
 			return err
 		}
-		warm, rss = append(warm, r.ready), append(rss, r.rss)
+		resumed, rss = append(resumed, r.ready), append(rss, r.rss)
 		if err := appendWord(root, notes[i*7%len(notes)], fmt.Sprintf("zqxstopped%dq", i)); err != nil {
 			return err
 		}
@@ -326,8 +310,8 @@ func starts(ctx context.Context, bin, root, ixFile string) error {
 	slices.Sort(rss)
 	fmt.Printf("## Over MCP stdio (serve --persistent-index, watch on): start to first search answered\n\n")
 	fmt.Printf("Start without an engine state (from the files): %s, peak RSS %d MB\n", ms(cold.ready), cold.rss)
-	fmt.Printf("Warm start from the engine state, nothing changed: median %s of 5 (%v); peak RSS median %d MB\n", ms(pct(warm, 50)), warm, rss[2])
-	fmt.Printf("Warm start, one note changed while stopped: median %s of 5 (%v)\n\n", ms(pct(touched, 50)), touched)
+	fmt.Printf("Start resumed from the engine state, nothing changed: median %s of 5 (%v); peak RSS median %d MB\n", ms(pct(resumed, 50)), resumed, rss[2])
+	fmt.Printf("Start resumed, one note changed while stopped: median %s of 5 (%v)\n\n", ms(pct(touched, 50)), touched)
 	return nil
 }
 

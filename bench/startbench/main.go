@@ -1,4 +1,4 @@
-// Command startbench compares the warm start of two enquire-mcp binaries
+// Command startbench compares the resumed start of two enquire-mcp binaries
 // on one vault, alternating them (A, B, A, B, …) so that both see the
 // same machine load: each start is timed over MCP stdio from process
 // start to the first obsidian_search answered, then sampled queries are

@@ -18,6 +18,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed/onnx"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/obsidian"
+	"github.com/enquire-mcp/enquire-mcp/service"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -156,7 +157,7 @@ func runChecks(ctx context.Context, vf *vaultFlags, env doctorEnv, root *string)
 		add(check{Name: "privacy", Status: statusFail, Detail: err.Error(), Fix: "correct the pattern named above"})
 		return out
 	}
-	snap, err := vault.Load(ctx, real, vault.Options{MaxFileSize: vf.maxFileSize, Filter: vaultFilter(rules)})
+	snap, err := vault.Load(ctx, real, vault.Options{MaxFileSize: vf.maxFileSize, Filter: service.VaultFilter(rules)})
 	if err != nil {
 		add(check{Name: "vault", Status: statusFail, Detail: err.Error(), Fix: "check the folder's permissions"})
 		return out
@@ -305,7 +306,7 @@ func changedSince(stamps map[string]index.Stamp, files map[string]vault.File) in
 // local model only: doctor never calls a remote service).
 func modelCheck(ctx context.Context, alias string, env doctorEnv) check {
 	c := check{Name: "model", Status: statusOK}
-	if remoteModel(alias) {
+	if service.RemoteModel(alias) {
 		c.Status, c.Detail = statusInfo, alias+" is remote: not contacted by doctor"
 		return c
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/service"
 )
 
 // embedFlags choose and configure an embedding model.
@@ -92,7 +93,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	src.Privacy = indexPrivacy(rules)
+	src.Privacy = service.IndexPrivacy(rules)
 	syncBar := newProgress(stderr, len(src.Files), "syncing the index", "files")
 	sync, err := ix.Sync(ctx, src, syncBar.Set)
 	syncBar.Done()

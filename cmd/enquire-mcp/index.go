@@ -10,6 +10,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/privacy"
+	"github.com/enquire-mcp/enquire-mcp/service"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -140,7 +141,7 @@ func (vf *vaultFlags) syncFile(ctx context.Context, root string, rules *privacy.
 	if err != nil {
 		return nil, index.Source{}, index.Stats{}, errors.Join(err, ix.Close())
 	}
-	src.Privacy = indexPrivacy(rules)
+	src.Privacy = service.IndexPrivacy(rules)
 	src.Note = memo.wrap(src.Note)
 	bar := newProgress(stderr, len(src.Files), "indexing", "files")
 	st, err := ix.Sync(ctx, src, bar.Set)
@@ -149,4 +150,27 @@ func (vf *vaultFlags) syncFile(ctx context.Context, root string, rules *privacy.
 		return nil, index.Source{}, st, errors.Join(err, ix.Close())
 	}
 	return ix, src, st, nil
+}
+
+// prepareState brings the engine state up to date after an index run, so
+// that the next serve or search resumes from it (see
+// service.Vault.PrepareState), and says how. Damage its loading meets is
+// rebuilt and the state made again on the rebuilt index.
+func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (how string, err error) {
+	how, rebuilt, err := v.prepareStateOnce(ctx, stderr)
+	if err == nil && rebuilt {
+		fmt.Fprintln(stderr, "index rebuilt after damage; engine state made again")
+		how, _, err = v.prepareStateOnce(ctx, stderr)
+	}
+	return how, err
+}
+
+// prepareStateOnce is one pass of prepareState.
+func (v *vaultFlags) prepareStateOnce(ctx context.Context, stderr io.Writer) (how string, rebuilt bool, err error) {
+	l, err := v.load(ctx, errorLogger(stderr))
+	if err != nil {
+		return "", false, err
+	}
+	defer l.Close()
+	return l.PrepareState(ctx)
 }

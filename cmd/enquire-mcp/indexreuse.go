@@ -8,6 +8,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/privacy"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/service"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -63,7 +64,7 @@ func (v *vaultFlags) stateFresh(ctx context.Context, ix *index.Index, root strin
 	if err != nil || mem == "" {
 		return false
 	}
-	key := stateKeyOf(root, vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, Filter: vaultFilter(rules)}, search.Options{Chunk: chunk.DefaultOptions}, &v.ocr)
+	key := service.StateKey(root, vault.Options{MaxFileSize: v.maxFileSize, PDFs: v.pdfs, Filter: service.VaultFilter(rules)}, search.Options{Chunk: chunk.DefaultOptions}, v.ocr.key())
 	fresh := search.FreshStamp(src.WalkedNotes, src.WalkedAttachments, mem, vectors)
 	ok, err := search.StateFresh(index.StatePath(ix.Path()), key, fresh)
 	return err == nil && ok

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 	"github.com/enquire-mcp/enquire-mcp/watch"
@@ -91,19 +90,15 @@ func TestLiveStartupRace(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Close()
-			(&serveFlags{watch: true}).newServer(ctx, l, logger, "stdio")
-			defer func() { cancel(); <-l.watchDone }() // no change applied after the close
+			_, done := (&serveFlags{watch: true}).newServer(ctx, l, vf.indexWhy, logger, "stdio")
+			defer func() { cancel(); <-done }() // no change applied after the close
 			if atReady {
 				edited <- edits()
 			}
 			if err := <-edited; err != nil {
 				t.Fatal(err)
 			}
-			served := func() *search.Engine {
-				l.mu.Lock()
-				defer l.mu.Unlock()
-				return l.eng
-			}
+			served := l.Engine
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 				snap := served().Snapshot()
 				changed, err := snap.Changed(ctx)
@@ -123,7 +118,7 @@ func TestLiveStartupRace(t *testing.T) {
 			}
 			fresh := freshLoad(t, newFlags())
 			queries := append([]string{"quokka marsupial", "wombat burrow", "platypus", "plain first version", "narwhal tusk"}, enginetest.Queries...)
-			if d := enginetest.Diff(ctx, served(), fresh.eng, queries); d != "" {
+			if d := enginetest.Diff(ctx, served(), fresh.Engine(), queries); d != "" {
 				t.Fatalf("served engine differs from a fresh start: %s", d)
 			}
 		})

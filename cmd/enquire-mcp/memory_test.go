@@ -25,7 +25,7 @@ func TestMemoryToolsUpdateTheIndexIncrementally(t *testing.T) {
 	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
 	l := freshEngine(t, root)
 	sf := serveFlags{enableMemory: true, memoryFolder: "Memory"}
-	srv := sf.newServer(ctx, l, slog.New(slog.NewTextHandler(io.Discard, nil)), "stdio")
+	srv, _ := sf.newServer(ctx, l, "", slog.New(slog.NewTextHandler(io.Discard, nil)), "stdio")
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestMemoryToolsUpdateTheIndexIncrementally(t *testing.T) {
 	same := func(when string) {
 		t.Helper()
 		want := freshEngine(t, root)
-		if d := enginetest.Diff(ctx, l.eng, want.eng, append([]string{"pangolin"}, enginetest.Queries...)); d != "" {
+		if d := enginetest.Diff(ctx, l.Engine(), want.Engine(), append([]string{"pangolin"}, enginetest.Queries...)); d != "" {
 			t.Fatalf("%s: served engine differs from a fresh start: %s", when, d)
 		}
 		if d := indexDiff(t, l, want); d != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/ocr"
 	"github.com/enquire-mcp/enquire-mcp/pdf"
+	"github.com/enquire-mcp/enquire-mcp/service"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -75,6 +76,11 @@ func (o *ocrFlags) check(pdfs bool) error {
 		return usageError("--ocr-timeout %v: want a positive duration, e.g. 2m", o.timeout)
 	}
 	return nil
+}
+
+// key is what of the flags changes the text OCR gives a page.
+func (o *ocrFlags) key() service.OCR {
+	return service.OCR{On: o.on, Langs: o.langs, MaxPages: o.maxPages}
 }
 
 // reader returns the OCR of scanned pages with cache (may be nil), or nil

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"maps"
 	"os"
 	"os/exec"
@@ -714,48 +713,6 @@ func TestPrivacyAllExcluded(t *testing.T) {
 	}
 }
 
-// TestReloadRereadsRules: a reload (after a write, or from the watcher)
-// applies an edited .enquire/ignore and purges the index; an ignore file
-// that became invalid fails the reload and leaves the engine in service.
-func TestReloadRereadsRules(t *testing.T) {
-	ctx := context.Background()
-	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "Open.md"), []byte("open walrusqq"))
-	writeFile(t, filepath.Join(root, "Journal", "day.md"), []byte("journal narwhalqq"))
-	ixFile := filepath.Join(t.TempDir(), "ix.db")
-	vf := &vaultFlags{vault: root, indexFile: ixFile, staleDays: 30, maxFileSize: 1 << 20, privacy: privacyFlags{markerKey: "private"}}
-	l, err := vf.load(ctx, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if l.eng.Snapshot().Note("Journal/day.md") == nil {
-		t.Fatal("journal hidden before any rule")
-	}
-	if len(scanIndexFor(t, ixFile, "narwhalqq")) == 0 {
-		t.Fatal("the journal's text is not in the index before the rule: the scan would prove nothing")
-	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\n"))
-	eng, err := l.Reload(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := eng.Snapshot()
-	if snap.Note("Journal/day.md") != nil || snap.Privacy.HiddenNotes != 1 {
-		t.Errorf("reload kept the journal: hidden %d", snap.Privacy.HiddenNotes)
-	}
-	if l.sync.Purged != 1 || !l.sync.PurgedFile {
-		t.Errorf("reload did not purge the index: %+v", l.sync)
-	}
-	if leaks := scanIndexFor(t, ixFile, "narwhalqq"); len(leaks) > 0 {
-		t.Errorf("hidden text in %v after the reload", leaks)
-	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\nbad[\n"))
-	if _, err := l.Reload(ctx, nil); err == nil || !strings.Contains(err.Error(), "line 2") {
-		t.Errorf("reload with a bad ignore line: %v", err)
-	}
-}
-
 func scanIndexFor(t *testing.T, file, s string) []string {
 	t.Helper()
 	var leaks []string
@@ -794,11 +751,6 @@ func TestPrintPrivacyPurge(t *testing.T) {
 			printPrivacy(&b, rules, tt.st)
 			if !strings.HasSuffix(b.String(), tt.want) || (tt.without != "" && strings.Contains(b.String(), tt.without)) {
 				t.Fatalf("got %q, want it to end in %q without %q", b.String(), tt.want, tt.without)
-			}
-			var logs bytes.Buffer
-			logPurge(slog.New(slog.NewTextHandler(&logs, nil)), tt.st)
-			if (tt.st.Purged > 0) != strings.Contains(logs.String(), "privacy purge") {
-				t.Fatalf("log %q for %+v", logs.String(), tt.st)
 			}
 		})
 	}

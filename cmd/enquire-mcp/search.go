@@ -72,7 +72,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer l.Close()
-	res, err := searchLeavingOut(ctx, l.eng, in.Request(), leaveOut)
+	res, err := searchLeavingOut(ctx, l.Engine(), in.Request(), leaveOut)
 	if errors.Is(err, search.ErrInvalid) {
 		return usageError("%v", err)
 	}

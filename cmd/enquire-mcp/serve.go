@@ -11,6 +11,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/edit"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/service"
 	"github.com/enquire-mcp/enquire-mcp/stdio"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/watch"
@@ -49,12 +50,12 @@ func runServe(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer l.closeOrWarn()
+	defer l.CloseOrWarn()
 	defer sf.memLimit.apply(logger)()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	sf.maxFileSize = vf.maxFileSize
-	srv := sf.newServer(ctx, l, logger, "stdio")
+	srv, _ := sf.newServer(ctx, l, vf.indexWhy, logger, "stdio")
 	if err := srv.MCP().Run(ctx, stdio.Std(logger)); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -92,11 +93,12 @@ func (sf *serveFlags) check() error {
 
 // newServer builds the one MCP server over the loaded vault (serve and
 // serve-http alike), follows the vault until ctx ends, and logs the
-// ready line.
-func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Logger, transport string) *tools.Server {
+// ready line (indexWhy says why the index is used or not). The channel
+// is closed once the vault is no longer followed.
+func (sf *serveFlags) newServer(ctx context.Context, l *service.Vault, indexWhy string, logger *slog.Logger, transport string) (*tools.Server, <-chan struct{}) {
 	var w *watch.Watcher
 	if sf.watch || sf.poll > 0 {
-		w = watch.New(l.root, watch.Options{Poll: sf.poll, Logger: logger})
+		w = watch.New(l.Root(), watch.Options{Poll: sf.poll, Logger: logger})
 	}
 	toolsLogger := logger
 	if transport == "http" {
@@ -111,41 +113,40 @@ func (sf *serveFlags) newServer(ctx context.Context, l *loaded, logger *slog.Log
 			logger.Info("deleted notes go to the vault's .trash folder", "why", err.Error())
 		}
 	}
-	srv := tools.New(l.eng, tools.Options{
+	eng := l.Engine() // the watcher swaps the engine from Follow on
+	srv := tools.New(eng, tools.Options{
 		SystemTrash: trash,
 		Version:     version, Logger: toolsLogger, EnableWrite: sf.enableWrite,
 		EnabledTools: splitList(sf.enabled), DisabledTools: splitList(sf.disabled),
 		Reload:        l.Reload,
-		Live:          l.liveStatus(w),
+		Live:          liveStatus(l, w),
 		DailyNotes:    tools.DailyNotes{Folder: sf.dailyFolder, Format: sf.dailyF},
 		MaxReplyBytes: sf.maxReply, MaxFileSize: sf.maxFileSize,
 		EnableMemory: sf.enableMemory, MemoryFolder: sf.memoryFolder,
 	})
-	l.onSwap = srv.Swap
+	l.OnSwap(srv.Swap)
 	warnUnknownTools(srv, *sf, logger)
-	eng := l.eng // the watcher swaps l.eng under l.mu from now on
-	l.watchDone = make(chan struct{})
-	go func() {
-		defer close(l.watchDone)
-		followed := make(chan struct{})
-		go func() {
-			defer close(followed)
-			l.followVectors(ctx, vectorPollEvery)
-		}()
-		if w != nil {
-			w.Run(ctx, l.Apply)
-		}
-		<-followed
-	}()
+	done := l.Follow(ctx, w)
 	snap := eng.Snapshot()
 	if sf.enableWrite || sf.enableMemory {
 		cleanStaleTemp(ctx, snap, time.Now(), logger)
 	}
 	logger.Info(fmt.Sprintf("enquire-mcp %s ready", version), "vault", snap.Root, "notes", len(snap.Notes),
-		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", eng.Signals(), "index", l.ixWhy,
-		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.took.Milliseconds(), "start", l.warm, "transport", transport,
+		"attachments", len(snap.Attachments), "warnings", len(snap.Warnings), "signals", eng.Signals(), "index", indexWhy,
+		"tools", len(srv.Registered()), "write", sf.enableWrite, "live", liveMode(*sf), "load_ms", l.Status().Took.Milliseconds(), "start", l.Status().Start, "transport", transport,
 		"query_text_sent_to", sentTo(eng))
-	return srv
+	return srv, done
+}
+
+// liveStatus is what obsidian_stats and vault/info report.
+func liveStatus(l *service.Vault, w *watch.Watcher) func() tools.LiveStatus {
+	return func() tools.LiveStatus {
+		mode := string(watch.ModeOff)
+		if w != nil {
+			mode = string(w.Mode())
+		}
+		return tools.LiveStatus{Mode: mode, LastChange: l.LastChange()}
+	}
 }
 
 // liveMode is how serve follows the vault, for the ready line.

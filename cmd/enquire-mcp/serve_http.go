@@ -229,11 +229,11 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		<-served
 		return err
 	}
-	defer l.closeOrWarn()
+	defer l.CloseOrWarn()
 	defer sf.memLimit.apply(logger)()
 	defer stop() // the watcher stops before the index closes
 	sf.maxFileSize = vf.maxFileSize
-	srv := sf.newServer(serveCtx, l, logger, "http")
+	srv, _ := sf.newServer(serveCtx, l, vf.indexWhy, logger, "http")
 	stopProfile, err := startCPUProfile(hf.cpuProfile, hf.memProfile)
 	if err != nil {
 		stop()
@@ -245,13 +245,13 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 			logger.Warn(err.Error())
 		}
 	}()
-	if l.ix != nil {
+	if ix := l.Index(); ix != nil {
 		// Many clients search at once: build the in-memory BM25 copy
 		// before /ready says so (unless the engine state brought it).
 		// Built in the background under load, it would get a sliver of
 		// the CPU and FTS5 (same results, several times the cost) would
 		// answer for many seconds.
-		if err := l.ix.EnsureMem(ctx); err != nil {
+		if err := ix.EnsureMem(ctx); err != nil {
 			logger.Warn("in-memory BM25 copy not built; searches read SQLite (same results) until a search rebuilds it", "err", err)
 		}
 	}

@@ -262,11 +262,11 @@ func TestCommandsFollowKeptSettings(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Close()
-			if l.ix == nil {
-				t.Fatalf("index not used: %s", l.ixWhy)
+			if l.Index() == nil {
+				t.Fatalf("index not used: %s", vf.indexWhy)
 			}
 			var pdf, software bool
-			for _, n := range l.eng.Snapshot().Notes {
+			for _, n := range l.Engine().Snapshot().Notes {
 				pdf = pdf || n.Path == "Attachments/paper.pdf"
 				software = software || strings.HasPrefix(n.Path, "Software/")
 			}

@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -12,38 +12,39 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-// TestWarmStartBM25Copy: the engine state carries the in-memory BM25
-// copy, so a warm start answers BM25 from memory at once. A state next
+// TestResumeBM25Copy: the engine state carries the in-memory BM25
+// copy, so a resume answers BM25 from memory at once. A state next
 // to a rebuilt index (another generation, maybe the same FTS5 stamp), or
 // a truncated state, is not used for it: the copy is built again and the
 // next save carries it. Every start answers exactly as a fresh one, and
 // only a start with no file changed and the copy taken skips the sync.
-func TestWarmStartBM25Copy(t *testing.T) {
+func TestResumeBM25Copy(t *testing.T) {
 	ctx := context.Background()
-	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
 	ixFile := filepath.Join(t.TempDir(), "mem.db")
-	start := func() *loaded {
+	start := func() *Vault {
 		t.Helper()
-		vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true}
-		return mustLoad(t, vf)
+		cfg := testConfig(t, root, ixFile)
+		cfg.KeepState = true
+		return mustLoad(t, cfg)
 	}
 	want := freshEngine(t, root)
-	check := func(l *loaded, wantStart, wantWhy string, fromMem bool) { // fromMem: BM25 must come from memory at once
+	check := func(l *Vault, wantStart, wantWhy string, fromMem bool) { // fromMem: BM25 must come from memory at once
 		t.Helper()
-		if !strings.HasPrefix(l.warm, wantStart) || !strings.Contains(l.memWhy, wantWhy) || (wantWhy == "") != (l.memWhy == "") {
-			t.Fatalf("started from %q, BM25 copy %q; want %q…, %q", l.warm, l.memWhy, wantStart, wantWhy)
+		if !strings.HasPrefix(l.started, wantStart) || !strings.Contains(l.memWhy, wantWhy) || (wantWhy == "") != (l.memWhy == "") {
+			t.Fatalf("started from %q, BM25 copy %q; want %q…, %q", l.started, l.memWhy, wantStart, wantWhy)
 		}
 		// A start with nothing changed and the copy taken skips the index
 		// sync (its stats stay zero); every other start syncs.
-		if skipped := l.sync.Duration == 0; skipped != (l.fromState && l.changedSince == 0 && l.memWhy == "") {
-			t.Fatalf("started from %q, BM25 copy %q: sync skipped %v", l.warm, l.memWhy, skipped)
+		if skipped := l.sync.Duration == 0; skipped != (l.resumed && l.changedSince == 0 && l.memWhy == "") {
+			t.Fatalf("started from %q, BM25 copy %q: sync skipped %v", l.started, l.memWhy, skipped)
 		}
 		before := l.ix.MemSearches()
 		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {
-			t.Fatalf("started from %q: differs from a fresh start: %s", l.warm, d)
+			t.Fatalf("started from %q: differs from a fresh start: %s", l.started, d)
 		}
 		if fromMem && l.ix.MemSearches() == before {
-			t.Fatalf("started from %q: no search answered from memory", l.warm)
+			t.Fatalf("started from %q: no search answered from memory", l.started)
 		}
 		if err := l.Close(); err != nil { // saves the state when a save is due
 			t.Fatal(err)

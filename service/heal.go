@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -11,23 +11,23 @@ import (
 // background, while TF-IDF serves. The new file follows the privacy rules
 // in use when the rebuild starts, as `index` does: a heal must not bring
 // back what they keep out of the index.
-func (l *loaded) heal() {
-	v, logger := l.flags, l.logger
+func (l *Vault) heal() {
+	logger := l.logger
 	l.ix.SetHealer(index.Healer{Logger: logger, Healed: func() { l.healed.Store(true) }, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
-		if err := v.keepContent(ctx, fresh); err != nil {
+		if err := l.keep(ctx, fresh); err != nil {
 			return index.Source{}, err
 		}
-		src, err := fresh.DiskSource(ctx, v.maxFileSize, v.reader(fresh, func(msg string) { logger.Warn(msg) }))
+		src, err := fresh.DiskSource(ctx, l.cfg.MaxFileSize, l.reader(fresh, func(msg string) { logger.Warn(msg) }))
 		if err != nil {
 			return src, err
 		}
-		src.Privacy = indexPrivacy(l.currentRules())
+		src.Privacy = IndexPrivacy(l.currentRules())
 		return src, nil
 	}})
 }
 
 // currentRules are the privacy rules in use (reloads change them).
-func (l *loaded) currentRules() *privacy.Rules {
+func (l *Vault) currentRules() *privacy.Rules {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	r, _ := l.vaultOpts.Filter.(*privacy.Rules)

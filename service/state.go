@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,13 +36,14 @@ const coldSaveDelay = 3 * time.Second
 // stateKey identifies everything the state depends on besides the files.
 // The executable's size and time stand for the code: a rebuilt binary
 // may tokenize or score differently, so it starts from the files once.
-func (l *loaded) stateKey() string {
-	return stateKeyOf(l.root, l.vaultOpts, l.searchOpts, &l.flags.ocr)
+func (l *Vault) stateKey() string {
+	return StateKey(l.root, l.vaultOpts, l.searchOpts, l.cfg.OCR)
 }
 
-// stateKeyOf is the state key of the vault at root loaded with vaultOpts
-// and searched with searchOpts (see loaded.stateKey).
-func stateKeyOf(root string, vaultOpts vault.Options, searchOpts search.Options, ocr *ocrFlags) string {
+// StateKey is the key of the engine state of the vault at root loaded
+// with vaultOpts, searched with searchOpts and with ocr: a saved state
+// is used only by a start with the same key.
+func StateKey(root string, vaultOpts vault.Options, searchOpts search.Options, ocr OCR) string {
 	exe := "unknown"
 	if p, err := os.Executable(); err == nil {
 		if st, err := os.Stat(p); err == nil {
@@ -56,7 +56,7 @@ func stateKeyOf(root string, vaultOpts vault.Options, searchOpts search.Options,
 	}
 	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%t\x00%+v\x00%+v\x00%s\x00%d\x00%t %s %d",
 		exe, root, vaultOpts.MaxFileSize, vaultOpts.PDFs, searchOpts.Chunk, searchOpts.Fields, rules, index.SchemaVersion,
-		ocr.on, ocr.langs, ocr.maxPages))
+		ocr.On, ocr.Langs, ocr.MaxPages))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -73,10 +73,10 @@ const stateReadMappedMax = 64 << 20
 // errNoState: no state file was saved (yet), the normal first start.
 var errNoState = errors.New("no engine state")
 
-// restored is a saved engine state read and decoded, with the vault
-// walked meanwhile: the part of a warm start that needs no index, so it
-// runs while the index opens (see load).
-type restored struct {
+// savedState is a saved engine state read and decoded, with the vault
+// walked meanwhile: the part of resuming from it that needs no index, so
+// it runs while the index opens (see Open).
+type savedState struct {
 	path  string // the state file
 	saved *search.Engine
 	walk  walkResult
@@ -88,18 +88,18 @@ type restored struct {
 }
 
 // restorer returns the reading of the state file at path, with the vault
-// walked at the same time. It runs while load goes on, so it takes what
+// walked at the same time. It runs while Open goes on, so it takes what
 // it needs of l now.
-func (l *loaded) restorer(path string) func(context.Context) restored {
+func (l *Vault) restorer(path string) func(context.Context) savedState {
 	key, root, filter, an := l.stateKey(), l.root, l.vaultOpts.Filter, l.an
 	mappedMax := stateReadMappedMax
-	if l.flags.statePread {
+	if l.cfg.StatePread {
 		mappedMax = -1
 	}
 	bare := l.searchOpts
 	bare.Index, bare.IndexErr, bare.Embedder, bare.EmbedderErr = nil, nil, nil, nil
-	return func(ctx context.Context) restored {
-		r := restored{path: path}
+	return func(ctx context.Context) savedState {
+		r := savedState{path: path}
 		file, err := statefile.Open(path) // mapped: the engine's strings point into it
 		if err != nil {
 			r.err = errNoState
@@ -123,12 +123,12 @@ func (l *loaded) restorer(path string) func(context.Context) restored {
 	}
 }
 
-// warmStart brings a restored engine up to date with what changed on
+// resume brings a restored engine up to date with what changed on
 // disk since it was saved: those files alone are read, the index synced
 // and the engine updated. It returns the engine and how many paths
 // changed, or nil and why there is no usable state (the caller then
 // builds from the files).
-func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int, string) {
+func (l *Vault) resume(ctx context.Context, r savedState) (*search.Engine, int, string) {
 	if r.err != nil {
 		if !errors.Is(r.err, search.ErrStateMismatch) && !errors.Is(r.err, errNoState) {
 			l.logger.Warn("engine state unusable; loading from the files", "err", r.err)
@@ -170,7 +170,7 @@ func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int
 // not use, when the privacy rules hide something now: made with other
 // rules, it may hold the text of notes hidden since, which must not wait
 // for the next save (nor outlive a process killed before it).
-func (l *loaded) dropStaleState() {
+func (l *Vault) dropStaleState() {
 	if p := l.eng.Snapshot().Privacy; p.HiddenNotes+p.HiddenFiles == 0 {
 		return
 	}
@@ -187,7 +187,7 @@ func (l *loaded) dropStaleState() {
 // that changes the index makes it stale: searches then build it again).
 // l.memWhy says why not otherwise; a later save then carries a current
 // copy (see saveState).
-func (l *loaded) adoptMem(ctx context.Context, saved *search.Engine) {
+func (l *Vault) adoptMem(ctx context.Context, saved *search.Engine) {
 	if opts := l.searchOpts; opts.Index == nil || opts.IndexErr != nil {
 		l.memWhy = "no index"
 		return
@@ -206,7 +206,7 @@ func (l *loaded) adoptMem(ctx context.Context, saved *search.Engine) {
 // vectors saved with the state when the index's vectors are unchanged
 // since (see [search.Engine.AdoptSavedVectors]); l.vecWhy says why not
 // otherwise, and a later save then carries them (see saveState).
-func (l *loaded) adoptVectors(ctx context.Context, saved *search.Engine) {
+func (l *Vault) adoptVectors(ctx context.Context, saved *search.Engine) {
 	opts := l.searchOpts
 	if opts.Index == nil || opts.IndexErr != nil {
 		return
@@ -220,30 +220,14 @@ func (l *loaded) adoptVectors(ctx context.Context, saved *search.Engine) {
 	}
 }
 
-// prepareState brings the engine state up to date after an index run, so
-// that the next serve or search starts from it: cheaply from the state
-// saved before when there is one, else by loading every file once. It
-// says which it did. Damage its loading meets starts the rebuild serve
-// would make; it is waited for and the state made again on the rebuilt
-// index, so that `index` never exits with damage it has seen left in
-// place.
-func (v *vaultFlags) prepareState(ctx context.Context, stderr io.Writer) (how string, err error) {
-	how, healed, err := v.prepareStateOnce(ctx, stderr)
-	if err == nil && healed {
-		fmt.Fprintln(stderr, "index rebuilt after damage; engine state made again")
-		how, _, err = v.prepareStateOnce(ctx, stderr)
-	}
-	return how, err
-}
-
-// prepareStateOnce is one pass of prepareState; healed says that the
-// index met damage and was rebuilt meanwhile.
-func (v *vaultFlags) prepareStateOnce(ctx context.Context, stderr io.Writer) (how string, healed bool, err error) {
-	l, err := v.load(ctx, errorLogger(stderr))
-	if err != nil {
-		return "", false, err
-	}
-	defer l.Close()
+// PrepareState brings the engine state up to date after an index run,
+// so that the next start resumes from it: cheaply from the state saved
+// before when there was one, else from the engine Open built from the
+// files. It says which it did. When Open met damage, it waits for the
+// background rebuild instead and reports rebuilt: the caller opens the
+// vault again to make the state on the rebuilt index, so that an index
+// run never exits with damage it has seen left in place.
+func (l *Vault) PrepareState(ctx context.Context) (how string, rebuilt bool, err error) {
 	if l.ix != nil && (l.ix.Damaged() != nil || l.healed.Load()) {
 		if err := l.ix.WaitHealed(ctx); err != nil {
 			return "", false, err
@@ -256,13 +240,13 @@ func (v *vaultFlags) prepareStateOnce(ctx context.Context, stderr io.Writer) (ho
 	if l.ix == nil {
 		return "none (no index)", false, nil
 	}
-	if l.fromState && l.changedSince == 0 && l.memWhy == "" && l.vecWhy == "" {
+	if l.resumed && l.changedSince == 0 && l.memWhy == "" && l.vecWhy == "" {
 		return "up to date", false, nil
 	}
 	if err := l.saveState(l.eng, l.stateKey(), index.StatePath(l.ix.Path())); err != nil {
 		return "", false, err
 	}
-	if l.fromState {
+	if l.resumed {
 		return fmt.Sprintf("updated (%d files changed since it was saved)", l.changedSince), false, nil
 	}
 	return "saved (built from the files)", false, nil
@@ -294,7 +278,7 @@ type stateSaver struct {
 
 // saveState writes eng's state atomically (a temporary file renamed over
 // the old one) in the index's folder, which only the user may read.
-func (l *loaded) saveState(eng *search.Engine, key, path string) error {
+func (l *Vault) saveState(eng *search.Engine, key, path string) error {
 	l.saver.writing.Lock()
 	defer l.saver.writing.Unlock()
 	l.tidyStateTemps(path)
@@ -337,8 +321,8 @@ func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 // saveSoon plans a save of the engine serving then, after delay,
 // replacing a save already planned. Only commands that keep serving
 // save, and only with an index.
-func (l *loaded) saveSoon(delay time.Duration) {
-	if l.ix == nil || !l.flags.keepState {
+func (l *Vault) saveSoon(delay time.Duration) {
+	if l.ix == nil || !l.cfg.KeepState {
 		return
 	}
 	s := &l.saver
@@ -354,7 +338,7 @@ func (l *loaded) saveSoon(delay time.Duration) {
 	})
 }
 
-func (l *loaded) saveCurrent() {
+func (l *Vault) saveCurrent() {
 	l.mu.Lock() // reloads change the engine, the rules and the index
 	eng, key, path := l.eng, l.stateKey(), index.StatePath(l.ix.Path())
 	l.mu.Unlock()
@@ -364,8 +348,8 @@ func (l *loaded) saveCurrent() {
 }
 
 // flushState saves now what a planned save would have saved, and waits
-// for a save in progress: the end of serve.
-func (l *loaded) flushState() {
+// for a save in progress: at Close.
+func (l *Vault) flushState() {
 	s := &l.saver
 	s.mu.Lock()
 	if s.timer != nil && s.timer.Stop() {

@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type vectorFollower struct {
 // swapped in: its own (read with the vectors) when known, else the
 // index's now, so that vectors serve wrote itself (a live edit's) are
 // not read again.
-func (f *vectorFollower) sawEngine(l *loaded, e *search.Engine) {
+func (f *vectorFollower) sawEngine(l *Vault, e *search.Engine) {
 	if l.ix == nil {
 		return
 	}
@@ -47,7 +47,7 @@ func (f *vectorFollower) sawEngine(l *loaded, e *search.Engine) {
 
 // followVectors polls the vector stamp until ctx ends (see
 // vectorPollEvery).
-func (l *loaded) followVectors(ctx context.Context, every time.Duration) {
+func (l *Vault) followVectors(ctx context.Context, every time.Duration) {
 	l.mu.Lock()
 	l.vectors.sawEngine(l, l.eng)
 	l.mu.Unlock()
@@ -67,7 +67,7 @@ func (l *loaded) followVectors(ctx context.Context, every time.Duration) {
 // changed since the engine's were read, opening the recorded model first
 // when none is loaded (serve started before any vector existed). It
 // reports whether it swapped.
-func (l *loaded) refreshVectors(ctx context.Context, now time.Time) bool {
+func (l *Vault) refreshVectors(ctx context.Context, now time.Time) bool {
 	if l.ix == nil {
 		return false
 	}
@@ -85,7 +85,7 @@ func (l *loaded) refreshVectors(ctx context.Context, now time.Time) bool {
 	}
 	opts := l.searchOpts
 	if id, _, _ := l.ix.EmbeddingModel(ctx); id != "" && (opts.Embedder == nil || opts.Embedder.ID() != id) {
-		model, alias, err := l.flags.loadEmbedder(ctx, l.ix, l.logger)
+		model, alias, err := l.loadEmbedder(ctx)
 		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = model, alias, err
 		opts = l.searchOpts
 	}

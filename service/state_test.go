@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -14,16 +14,16 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
-// TestWarmStartEqualsFresh stops a server, changes the vault while it is
+// TestResumeEqualsFresh stops a server, changes the vault while it is
 // down, and starts it again from its saved engine state: it must say it
 // started from the state, and answer exactly as a start from the files
 // with a new index (notes, links, backlinks, tags, hits, scores, index
 // rows). A damaged state or other privacy rules mean a start from the
 // files, with the same answers.
-func TestWarmStartEqualsFresh(t *testing.T) {
+func TestResumeEqualsFresh(t *testing.T) {
 	t.Parallel() // every vault has its own folder and index
 	vaults := map[string]func(t *testing.T) string{
-		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault")) },
+		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")) },
 		"generated": func(t *testing.T) string {
 			root := t.TempDir()
 			vaulttest.Generate(t, root, 600, 4)
@@ -34,35 +34,35 @@ func TestWarmStartEqualsFresh(t *testing.T) {
 		for _, pread := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/pread=%t", name, pread), func(t *testing.T) {
 				t.Parallel()
-				warmStartEqualsFresh(t, mk, pread)
+				resumeEqualsFresh(t, mk, pread)
 			})
 		}
 	}
 }
 
-// warmStartEqualsFresh is TestWarmStartEqualsFresh on the vault mk makes,
+// resumeEqualsFresh is TestResumeEqualsFresh on the vault mk makes,
 // its state read through the mapping (a small file) or with pread.
-func warmStartEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool) {
+func resumeEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool) {
 	ctx := context.Background()
 	root := mk(t)
-	ixFile := filepath.Join(t.TempDir(), "warm.db")
-	start := func(exclude ...string) *loaded {
+	ixFile := filepath.Join(t.TempDir(), "resume.db")
+	start := func(exclude ...string) *Vault {
 		t.Helper()
-		vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true, statePread: pread}
-		vf.privacy.exclude = exclude
-		return mustLoad(t, vf)
+		cfg := testConfig(t, root, ixFile)
+		cfg.KeepState, cfg.StatePread, cfg.Privacy.Exclude = true, pread, exclude
+		return mustLoad(t, cfg)
 	}
-	check := func(l *loaded, wantStart string) {
+	check := func(l *Vault, wantStart string) {
 		t.Helper()
-		if !strings.HasPrefix(l.warm, wantStart) {
-			t.Fatalf("started from %q, want %q…", l.warm, wantStart)
+		if !strings.HasPrefix(l.started, wantStart) {
+			t.Fatalf("started from %q, want %q…", l.started, wantStart)
 		}
-		want := freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20})
+		want := freshEngine(t, root)
 		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {
-			t.Fatalf("started from %q: differs from a fresh start: %s", l.warm, d)
+			t.Fatalf("started from %q: differs from a fresh start: %s", l.started, d)
 		}
 		if d := indexDiff(t, l, want); d != "" {
-			t.Fatalf("started from %q: index differs from a fresh one: %s", l.warm, d)
+			t.Fatalf("started from %q: index differs from a fresh one: %s", l.started, d)
 		}
 		l.Close() // saves the state when a save is due
 	}
@@ -77,15 +77,15 @@ func warmStartEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool
 			m.Step()
 		}
 		l := start()
-		if strings.HasPrefix(l.warm, "engine state, 0 files") {
-			t.Fatalf("round %d: the changes made while stopped were not seen (%s)", round, l.warm)
+		if strings.HasPrefix(l.started, "engine state, 0 files") {
+			t.Fatalf("round %d: the changes made while stopped were not seen (%s)", round, l.started)
 		}
 		check(l, "engine state")
 	}
 	check(start(), "engine state, 0 files changed")
 
-	if l := start("Projects/**"); !strings.HasPrefix(l.warm, "files (engine state made by another build or with other settings)") {
-		t.Fatalf("other privacy rules started from %q", l.warm)
+	if l := start("Projects/**"); !strings.HasPrefix(l.started, "files (engine state made by another build or with other settings)") {
+		t.Fatalf("other privacy rules started from %q", l.started)
 	} else {
 		l.Close() // saves a state for these rules
 	}
@@ -96,11 +96,11 @@ func warmStartEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool
 	check(start(), "engine state, 0 files changed") // the damaged state was replaced
 }
 
-// TestWarmStartFailedSave: a state that cannot be written is a warning,
+// TestResumeFailedSave: a state that cannot be written is a warning,
 // never a failure of the command, and the next start reads the files.
-func TestWarmStartFailedSave(t *testing.T) {
+func TestResumeFailedSave(t *testing.T) {
 	ctx := context.Background()
-	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
 	ixFile := filepath.Join(t.TempDir(), "x.db")
 	// A folder where the state file should go: the rename onto it fails.
 	if err := os.MkdirAll(filepath.Join(index.StatePath(ixFile), "blocker"), 0o700); err != nil {
@@ -108,13 +108,14 @@ func TestWarmStartFailedSave(t *testing.T) {
 	}
 	for range 2 {
 		var logged strings.Builder
-		vf := &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20, keepState: true}
-		l, err := vf.load(ctx, slog.New(slog.NewTextHandler(&logged, nil)))
+		cfg := testConfig(t, root, ixFile)
+		cfg.KeepState, cfg.Logger = true, slog.New(slog.NewTextHandler(&logged, nil))
+		l, err := Open(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(l.warm, "files") {
-			t.Fatalf("started from %q with no state file", l.warm)
+		if !strings.HasPrefix(l.started, "files") {
+			t.Fatalf("started from %q with no state file", l.started)
 		}
 		if err := l.Close(); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -8,8 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
@@ -20,12 +24,12 @@ import (
 // at every batch), and not at all when nothing changed.
 func TestServePicksUpVectors(t *testing.T) {
 	ctx := context.Background()
-	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
-	l := mustLoad(t, &vaultFlags{vault: root, indexFile: ixFile, maxFileSize: 1 << 20})
+	l := mustLoad(t, testConfig(t, root, ixFile))
 	defer l.Close()
 	var swapped []*search.Engine
-	l.onSwap = func(e *search.Engine) { swapped = append(swapped, e) }
+	l.OnSwap(func(e *search.Engine) { swapped = append(swapped, e) })
 	l.vectors.sawEngine(l, l.eng)
 	query := func() *search.Result {
 		t.Helper()
@@ -42,13 +46,7 @@ func TestServePicksUpVectors(t *testing.T) {
 	if l.refreshVectors(ctx, t0) {
 		t.Fatal("swapped with no vector written")
 	}
-	build := func(args ...string) {
-		t.Helper()
-		args = append([]string{"build-embeddings", "--vault", root, "--index-file", ixFile, "--embedding-model", "builtin"}, args...)
-		if code, _, stderr := runCLI(t, args...); code != 0 {
-			t.Fatalf("build-embeddings: %s", stderr)
-		}
-	}
+	build := func() { buildVectors(t, root, ixFile) }
 	build()
 	if !l.refreshVectors(ctx, t0.Add(5*time.Second)) {
 		t.Fatal("the first vectors were not picked up")
@@ -62,9 +60,7 @@ func TestServePicksUpVectors(t *testing.T) {
 	}
 	// A rebuild in progress: changed at this poll, so not read yet; read
 	// once they hold still.
-	if code, _, stderr := runCLI(t, "clear-embeddings", "--vault", root, "--index-file", ixFile); code != 0 {
-		t.Fatal(stderr)
-	}
+	clearVectors(t, root, ixFile)
 	build()
 	if l.refreshVectors(ctx, t0.Add(15*time.Second)) {
 		t.Fatal("vectors read again while they were changing, within a minute of the last read")
@@ -78,4 +74,53 @@ func TestServePicksUpVectors(t *testing.T) {
 	if !strings.Contains(strings.Join(l.eng.Signals(), ","), rankers.SignalEmbeddings) {
 		t.Fatalf("signals %q", l.eng.Signals())
 	}
+}
+
+// buildVectors embeds every chunk of the index at ixFile with the
+// built-in model after a sync with the files, as build-embeddings does.
+func buildVectors(t *testing.T, root, ixFile string) {
+	t.Helper()
+	ctx := context.Background()
+	ix := openTestIndex(t, root, ixFile)
+	defer ix.Close()
+	src, err := ix.DiskSource(ctx, vault.DefaultMaxFileSize, vault.PDFReader{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Sync(ctx, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	model, err := models.Open(ctx, models.DefaultAlias, models.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// clearVectors deletes every vector of the index at ixFile, as
+// clear-embeddings does.
+func clearVectors(t *testing.T, root, ixFile string) {
+	t.Helper()
+	ix := openTestIndex(t, root, ixFile)
+	defer ix.Close()
+	if _, err := ix.ClearEmbeddings(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openTestIndex opens the index at ixFile of the vault at root, as a
+// second process would while the vault is open.
+func openTestIndex(t *testing.T, root, ixFile string) *index.Index {
+	t.Helper()
+	real, err := vault.RealRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(context.Background(), ixFile, index.NewSettings(real, false, chunk.DefaultOptions), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
 }

@@ -1,9 +1,8 @@
-package main
+package service
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,48 +12,73 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/embed"
+	"github.com/enquire-mcp/enquire-mcp/embed/models"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
 
+// testConfig is the vault at root with its own index file, read and
+// searched with the defaults, as the commands open it without flags.
+func testConfig(t *testing.T, root, ixFile string) Config {
+	t.Helper()
+	real, err := vault.RealRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Root: real, MaxFileSize: 1 << 20, Search: search.Options{Chunk: chunk.DefaultOptions},
+		Index: IndexConfig{Path: ixFile}, Models: testModels{}}
+}
+
+// testModels opens models by alias, the vault model from next to the
+// index.
+type testModels struct{}
+
+func (testModels) Open(ctx context.Context, alias string, ix *index.Index) (embed.Embedder, error) {
+	return models.Open(ctx, alias, models.Options{VaultModel: index.VaultModelPath(ix.Path())})
+}
+
+func (m testModels) OpenOrLearn(ctx context.Context, alias string, ix *index.Index, _ index.Source) (embed.Embedder, error) {
+	return m.Open(ctx, alias, ix)
+}
+
 // liveVault serves root with a persistent index and the watcher on, as
 // serve does (with a short quiet period to keep the test quick).
 type liveVault struct {
-	l      *loaded
-	cancel context.CancelFunc
-	done   chan struct{}
+	l      *Vault
 	mu     sync.Mutex
-	served *search.Engine // what the server would hold (onSwap)
+	served *search.Engine // what the server would hold (OnSwap)
 }
 
 func startLive(t *testing.T, root string, opts watch.Options) *liveVault {
 	t.Helper()
-	return startLiveWith(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20}, opts)
+	return startLiveWith(t, testConfig(t, root, filepath.Join(t.TempDir(), "live.db")), opts)
 }
 
-func startLiveWith(t *testing.T, vf *vaultFlags, opts watch.Options) *liveVault {
+func startLiveWith(t *testing.T, cfg Config, opts watch.Options) *liveVault {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	l, err := vf.load(ctx, slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	l, err := Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lv := &liveVault{l: l, cancel: cancel, done: make(chan struct{}), served: l.eng}
-	l.onSwap = func(e *search.Engine) {
+	lv := &liveVault{l: l, served: l.Engine()}
+	l.OnSwap(func(e *search.Engine) {
 		lv.mu.Lock()
 		lv.served = e
 		lv.mu.Unlock()
-	}
-	w := watch.New(l.root, opts)
-	go func() {
-		defer close(lv.done)
-		w.Run(ctx, l.Apply)
-	}()
+	})
+	w := watch.New(l.Root(), opts)
+	done := l.Follow(ctx, w)
 	t.Cleanup(func() {
 		cancel()
-		<-lv.done
+		<-done
 		l.Close()
 	})
 	// The watcher is running once it reports its mode.
@@ -98,7 +122,7 @@ func (lv *liveVault) settle(t *testing.T, root string, n int) {
 func TestLiveEqualsFresh(t *testing.T) {
 	t.Parallel() // every vault has its own folder, index and watcher
 	vaults := map[string]func(t *testing.T) string{
-		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault")) },
+		"fixture": func(t *testing.T) string { return vaulttest.Copy(t, filepath.Join("..", "testdata", "vault")) },
 		"generated": func(t *testing.T) string {
 			root := t.TempDir()
 			vaulttest.Generate(t, root, 1200, 3)
@@ -126,7 +150,7 @@ func TestLiveEqualsFresh(t *testing.T) {
 						m.Step()
 					}
 					lv.settle(t, root, batch)
-					want := freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20})
+					want := freshEngine(t, root)
 					if diff := enginetest.Diff(ctx, lv.engine(), want.eng, enginetest.Queries); diff != "" {
 						t.Fatalf("seed %d batch %d: the live engine differs from a fresh start: %s", seed, batch, diff)
 					}
@@ -140,38 +164,38 @@ func TestLiveEqualsFresh(t *testing.T) {
 }
 
 // freshEngine starts a vault from scratch with its own new index.
-func freshEngine(t *testing.T, root string) *loaded {
+func freshEngine(t *testing.T, root string) *Vault {
 	t.Helper()
-	return freshLoad(t, &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20})
+	return freshLoad(t, testConfig(t, root, filepath.Join(t.TempDir(), "fresh.db")))
 }
 
-// freshLoad loads vf (a vault with its own new index) and closes it when
+// freshLoad opens cfg (a vault with its own new index) and closes it when
 // the test ends.
-func freshLoad(t *testing.T, vf *vaultFlags) *loaded {
+func freshLoad(t *testing.T, cfg Config) *Vault {
 	t.Helper()
-	l := mustLoad(t, vf)
+	l := mustLoad(t, cfg)
 	t.Cleanup(func() { l.Close() })
 	return l
 }
 
-// mustLoad loads vf as the commands do, with a silent log; the caller
-// closes it (a close saves the engine state when a save is due).
-func mustLoad(t *testing.T, vf *vaultFlags) *loaded {
+// mustLoad opens cfg with a silent log; the caller closes it (a close
+// saves the engine state when a save is due).
+func mustLoad(t *testing.T, cfg Config) *Vault {
 	t.Helper()
-	l, err := vf.load(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	l, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return l
 }
 
-func indexDiff(t *testing.T, a, b *loaded) string {
+func indexDiff(t *testing.T, a, b *Vault) string {
 	t.Helper()
-	ra, err := a.ix.Files(context.Background())
+	ra, err := a.Index().Files(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := b.ix.Files(context.Background())
+	rb, err := b.Index().Files(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +219,7 @@ func firstDiff[T comparable](a, b []T) any {
 // consistent engine — each hit is a note of the snapshot that answered,
 // with a valid chunk.
 func TestLiveStormWhileSearching(t *testing.T) {
-	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
 	lv := startLive(t, root, watch.Options{Quiet: 5 * time.Millisecond, MaxDelay: 50 * time.Millisecond})
 	m := vaulttest.NewMutator(t, root, 99)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -265,10 +289,10 @@ func (w testWriter) Write(p []byte) (int, error) {
 // within one change set.
 func TestLivePrivacy(t *testing.T) {
 	ctx := context.Background()
-	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
-	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20,
-		privacy: privacyFlags{markerKey: "private"}}
-	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
+	cfg := testConfig(t, root, filepath.Join(t.TempDir(), "live.db"))
+	cfg.Privacy.MarkerKey = "private"
+	lv := startLiveWith(t, cfg, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
 	if lv.engine().Snapshot().Note("Home.md") == nil || lv.engine().Snapshot().Note("Cooking/Sourdough Bread.md") == nil {
 		t.Fatal("fixture notes missing before any rule")
 	}
@@ -295,7 +319,7 @@ func TestLivePrivacy(t *testing.T) {
 			t.Fatal("a folder hidden by a new .enquire/ignore rule is still served")
 		}
 	}
-	rows, err := lv.l.ix.Files(ctx)
+	rows, err := lv.l.Index().Files(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,9 +338,10 @@ func TestLivePrivacy(t *testing.T) {
 // after a fresh start.
 func TestLiveEmbeddings(t *testing.T) {
 	ctx := context.Background()
-	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
-	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, buildEmbeddings: "builtin"}
-	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
+	root := vaulttest.Copy(t, filepath.Join("..", "testdata", "vault"))
+	cfg := testConfig(t, root, filepath.Join(t.TempDir(), "live.db"))
+	cfg.BuildEmbeddings = "builtin"
+	lv := startLiveWith(t, cfg, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
 	if lv.engine().Embeddings() == nil {
 		t.Fatal("no embeddings signal at start")
 	}
@@ -326,8 +351,9 @@ func TestLiveEmbeddings(t *testing.T) {
 			m.Step()
 		}
 		lv.settle(t, root, batch)
-		fresh := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "fresh.db"), maxFileSize: 1 << 20, buildEmbeddings: "builtin"}
-		want, err := fresh.load(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		fresh := testConfig(t, root, filepath.Join(t.TempDir(), "fresh.db"))
+		fresh.BuildEmbeddings = "builtin"
+		want, err := Open(ctx, fresh)
 		if err != nil {
 			t.Fatal(err)
 		}

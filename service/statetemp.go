@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"errors"
@@ -51,7 +51,7 @@ func cleanStateTemps(path string, now time.Time) ([]string, error) {
 }
 
 // tidyStateTemps is cleanStateTemps with its outcome logged.
-func (l *loaded) tidyStateTemps(path string) {
+func (l *Vault) tidyStateTemps(path string) {
 	removed, err := cleanStateTemps(path, time.Now())
 	if len(removed) > 0 {
 		l.logger.Info("removed engine state files left by interrupted saves", "files", removed)

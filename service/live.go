@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"context"
@@ -11,15 +11,15 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
-	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
 
 // Reload brings the engine up to date with the files at paths after a
 // write tool changed them (nil: reload the whole vault), and hands the
-// new engine to the server. Calls are serialised with the live watcher's.
-func (l *loaded) Reload(ctx context.Context, paths []string) (*search.Engine, error) {
+// new engine to the function OnSwap set. Calls are serialised with the
+// live watcher's.
+func (l *Vault) Reload(ctx context.Context, paths []string) (*search.Engine, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if paths == nil {
@@ -39,7 +39,7 @@ func (l *loaded) Reload(ctx context.Context, paths []string) (*search.Engine, er
 // Apply applies one change set of the live watcher. A failure is logged:
 // the server keeps the engine it has, and the next change set (or rescan)
 // repairs what this one missed.
-func (l *loaded) Apply(ctx context.Context, ch watch.Change) {
+func (l *Vault) Apply(ctx context.Context, ch watch.Change) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	paths := ch.Paths
@@ -76,7 +76,7 @@ func (l *loaded) Apply(ctx context.Context, ch watch.Change) {
 }
 
 // warnOnce logs a live-mode problem, but not the same one twice in a row.
-func (l *loaded) warnOnce(msg string, err error) {
+func (l *Vault) warnOnce(msg string, err error) {
 	if text := err.Error(); text != l.lastWarn {
 		l.lastWarn = text
 		l.logger.Warn(msg, "err", err)
@@ -86,7 +86,7 @@ func (l *loaded) warnOnce(msg string, err error) {
 // update re-reads the files at paths and updates the snapshot, the index
 // (those paths only), the vectors of changed chunks and the engine, then
 // swaps the new engine in. l.mu is held.
-func (l *loaded) update(ctx context.Context, paths []string) error {
+func (l *Vault) update(ctx context.Context, paths []string) error {
 	start := time.Now()
 	cur := l.eng
 	old := cur.Snapshot()
@@ -136,7 +136,7 @@ func sameTimes(a, b *vault.Snapshot) bool {
 }
 
 // logNewWarnings logs the warnings snap has and old had not.
-func (l *loaded) logNewWarnings(old, snap *vault.Snapshot) {
+func (l *Vault) logNewWarnings(old, snap *vault.Snapshot) {
 	seen := make(map[vault.Warning]bool, len(old.Warnings))
 	for _, w := range old.Warnings {
 		seen[w] = true
@@ -149,28 +149,13 @@ func (l *loaded) logNewWarnings(old, snap *vault.Snapshot) {
 }
 
 // swap makes e the engine and hands it to the server (l.mu is held).
-func (l *loaded) swap(e *search.Engine) {
+func (l *Vault) swap(e *search.Engine) {
 	l.eng = e
 	l.vectors.sawEngine(l, e)
 	if l.onSwap != nil {
 		l.onSwap(e)
 	}
 	l.saveSoon(stateSaveDelay)
-}
-
-// liveStatus is what obsidian_stats and vault/info report.
-func (l *loaded) liveStatus(w *watch.Watcher) func() tools.LiveStatus {
-	return func() tools.LiveStatus {
-		var last time.Time
-		if ns := l.lastChange.Load(); ns != 0 {
-			last = time.Unix(0, ns)
-		}
-		mode := string(watch.ModeOff)
-		if w != nil {
-			mode = string(w.Mode())
-		}
-		return tools.LiveStatus{Mode: mode, LastChange: last}
-	}
 }
 
 // fileStamp is what a rescan compares of the privacy rules file.
@@ -188,4 +173,26 @@ func statRules(root string) fileStamp {
 		return fileStamp{}
 	}
 	return fileStamp{true, info.Size(), info.ModTime().UnixNano()}
+}
+
+// Follow keeps the engine current until ctx ends: it applies the change
+// sets w reports (nil: none; writes still reload through Reload) and
+// picks up the vectors another process writes into the index. The
+// channel it returns is closed once both have stopped: no change is
+// applied after that.
+func (l *Vault) Follow(ctx context.Context, w *watch.Watcher) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		followed := make(chan struct{})
+		go func() {
+			defer close(followed)
+			l.followVectors(ctx, vectorPollEvery)
+		}()
+		if w != nil {
+			w.Run(ctx, l.Apply)
+		}
+		<-followed
+	}()
+	return done
 }
