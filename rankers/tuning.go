@@ -117,6 +117,13 @@ const (
 	RelatedMax         = 10
 	RelatedFromHits    = 5
 	RelatedTagMaxNotes = 20
+
+	// LinkSuggestPool is how many candidates, best by trigram overlap,
+	// package linksuggest compares by edit distance for one suggestion:
+	// enough that its first choice agrees with the snapshot's full scan
+	// on the test vault, few enough to suggest for every unresolved link
+	// of a page.
+	LinkSuggestPool = 64
 )
 
 // The recency and importance blend of obsidian_search (search/recency.go):

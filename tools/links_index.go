@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/linksuggest"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -48,7 +49,7 @@ type linkIndex struct {
 	}
 
 	suggestOnce sync.Once
-	suggester   *linkSuggester
+	suggester   *linksuggest.Suggester
 	suggested   sync.Map // lower-cased target → []string titles
 }
 
@@ -103,7 +104,7 @@ func (ix *linkIndex) unresolved() ([]linkUnresolved, []string, []int) {
 // suggest returns up to limit note ids whose name, title or alias is
 // closest to ref.
 func (ix *linkIndex) suggest(ref string, limit int) []int {
-	ix.suggestOnce.Do(func() { ix.suggester = newLinkSuggester(ix.snap) })
+	ix.suggestOnce.Do(func() { ix.suggester = linksuggest.New(ix.snap) })
 	return ix.suggester.Suggest(ref, limit)
 }
 
