@@ -155,3 +155,21 @@ const (
 	SimilarWeightCoCitation = 0.10
 	SimilarWeightDirect     = 0.05
 )
+
+// How obsidian_context_pack (package contextpack) shares its token budget.
+// Not tuned on a query set (there is no judged bundle set): set by hand so
+// a bundle covers several notes before it deepens one. The notes share
+// what is left in proportion to 1/√position, so better hits get more room
+// and unused room flows down.
+const (
+	// PackBlocksPerNote caps the passages of one note in block mode.
+	PackBlocksPerNote = 3
+	// PackBacklinksPerNote caps the backlink lines listed per note.
+	PackBacklinksPerNote = 5
+	// PackMinPassage is the room in tokens a note gets at least while the
+	// budget lasts: less is not worth a section.
+	PackMinPassage = 32
+	// PackBacklinkShare: the backlinks keep at most 1/PackBacklinkShare
+	// of the budget, so they never crowd out the notes they point to.
+	PackBacklinkShare = 5
+)
