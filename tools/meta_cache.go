@@ -5,12 +5,13 @@ import (
 	"sync"
 
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/textsearch"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // metaCache holds what the metadata and text tools derive from one
 // engine's snapshot (tag counts, a frontmatter key index, vault stats,
-// lower-cased bodies). Each part is built on first use, once per engine:
+// the text search index). Each part is built on first use, once per engine:
 // a write swaps in a new engine and the next call rebuilds for it.
 type metaCache struct{ perEngine[metaDerived] }
 
@@ -27,8 +28,8 @@ type metaDerived struct {
 	statsOnce sync.Once
 	stats     *vaultStats
 
-	foldOnce sync.Once
-	folded   []string // note id → foldCase(body), same byte offsets
+	textOnce sync.Once
+	text     *textsearch.Index
 }
 
 // get returns the derived data of e, replacing the cached engine's.
@@ -121,15 +122,8 @@ func (d *metaDerived) vaultStats() *vaultStats {
 	return d.stats
 }
 
-// foldedBodies returns every note body with letters lower-cased in place
-// (see foldCase), for case-insensitive text search.
-func (d *metaDerived) foldedBodies() []string {
-	d.foldOnce.Do(func() {
-		notes := d.eng.Snapshot().Notes
-		d.folded = make([]string, len(notes))
-		for i, n := range notes {
-			d.folded[i] = foldCase(n.Body)
-		}
-	})
-	return d.folded
+// textIndex returns the text search index of the snapshot.
+func (d *metaDerived) textIndex() *textsearch.Index {
+	d.textOnce.Do(func() { d.text = textsearch.New(d.eng.Snapshot()) })
+	return d.text
 }
