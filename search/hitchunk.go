@@ -51,3 +51,7 @@ func chunkAt(chunks []chunk.Chunk, line int) int {
 // Backlinks returns the links from other notes to a note, ordered by the
 // linking note's path, then by position.
 func (e *Engine) Backlinks(note int) []graph.Edge { return e.graph.Backlinks(note) }
+
+// Outbound returns the resolved links from a note to other notes, in
+// document order.
+func (e *Engine) Outbound(note int) []graph.Edge { return e.graph.Outbound(note) }

@@ -115,7 +115,7 @@ func (st *vaultStats) render(top int, now time.Time) StatsOutput {
 
 // computeStats walks the snapshot once.
 func computeStats(e *search.Engine, tags *vault.TagIndex) *vaultStats {
-	snap, g := e.Snapshot(), e.Graph()
+	snap := e.Snapshot()
 	st := &vaultStats{}
 	o := &st.out
 	for i, n := range snap.Notes {
@@ -129,7 +129,7 @@ func computeStats(e *search.Engine, tags *vault.TagIndex) *vaultStats {
 		if len(n.Frontmatter) > 0 {
 			o.NotesWithFrontmatter++
 		}
-		out, in := len(g.Outbound(i)) > 0, len(g.Backlinks(i)) > 0
+		out, in := len(e.Outbound(i)) > 0, len(e.Backlinks(i)) > 0
 		o.Orphans += b2i(!out && !in)
 		o.DeadEnds += b2i(!out && in)
 		st.mtimes = append(st.mtimes, n.ModTime)
