@@ -30,6 +30,7 @@ type Suggester struct {
 	start    []int32
 	postings []int32
 	pool     sync.Pool // *scratch
+	titles   sync.Map  // lower-cased target → []string, see Titles
 }
 
 // candidate is one lower-cased name, title or alias of a note.
@@ -176,6 +177,24 @@ func (s *Suggester) Suggest(ref string, limit int) []int {
 	for _, b := range best[:min(limit, len(best))] {
 		out = append(out, b.note)
 	}
+	return out
+}
+
+// Titles returns up to 3 distinct titles of the notes closest to a
+// missing link target (of its 6 closest notes: two notes may share a
+// title), cached per target. The slice is shared: do not modify it.
+func (s *Suggester) Titles(target string) []string {
+	key := strings.ToLower(strings.TrimSpace(target))
+	if v, ok := s.titles.Load(key); ok {
+		return v.([]string)
+	}
+	out := []string{}
+	for _, id := range s.Suggest(key, 6) {
+		if t := s.snap.Notes[id].Title; !slices.Contains(out, t) && len(out) < 3 {
+			out = append(out, t)
+		}
+	}
+	s.titles.Store(key, out)
 	return out
 }
 

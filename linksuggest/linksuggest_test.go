@@ -54,3 +54,19 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("nonsense suggests %v", got)
 	}
 }
+
+// TestTitles: at most 3 distinct titles, the closest first, cached per
+// target whatever its case and spacing.
+func TestTitles(t *testing.T) {
+	s := New(loadVault(t))
+	got := s.Titles("Kubernets")
+	if len(got) == 0 || len(got) > 3 || got[0] != "Kubernetes" {
+		t.Fatalf("Titles(Kubernets) = %q", got)
+	}
+	if again := s.Titles("  KUBERNETS "); len(again) != len(got) || &again[0] != &got[0] {
+		t.Errorf("the same target, spelt otherwise, was not cached: %q", again)
+	}
+	if got := s.Titles("zzzzqqqqxxxx"); got == nil || len(got) != 0 {
+		t.Errorf("nonsense suggests %#v, want an empty list", got)
+	}
+}

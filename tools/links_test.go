@@ -569,7 +569,7 @@ func TestLinkCachePerEngine(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			ix := c.get(e2)
-			ix.unresolved()
+			ix.missing.Links()
 			ix.suggestTitles("Kubernets")
 			ix.tagSiblings()
 		})
