@@ -125,24 +125,6 @@ func TestSearchTextErrors(t *testing.T) {
 	}
 }
 
-func TestCountWords(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int
-	}{
-		{"", 0},
-		{"one two  three\nfour", 4},
-		{"  leading and trailing  ", 3},
-		{"déjà vu", 2},
-		{"机器学习 is 4+1", 6},
-		{"日本語メモ", 5},
-	} {
-		if got := countWords(tt.in); got != tt.want {
-			t.Errorf("countWords(%q) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
 // BenchmarkMetaTools times the metadata and text-search handlers without
 // the MCP round trip.
 func BenchmarkMetaTools(b *testing.B) {
