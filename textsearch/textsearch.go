@@ -189,7 +189,7 @@ func newTextQuery(snap *vault.Snapshot, in Query) (textQuery, error) {
 	case in.Regex && in.Mode != ModePhrase:
 		return q, errors.New(`regex works with mode "phrase" only`)
 	}
-	keep, err := folderFilter(snap, in.Folder)
+	keep, err := search.FolderFilter(snap, in.Folder)
 	if err != nil {
 		return q, err
 	}
@@ -356,19 +356,6 @@ func lineWindow(line string, at int) string {
 		out += "…"
 	}
 	return out
-}
-
-// folderFilter keeps the notes under a vault-relative folder (nil: every
-// note).
-func folderFilter(snap *vault.Snapshot, folder string) (func(int) bool, error) {
-	if strings.TrimSpace(folder) == "" {
-		return nil, nil
-	}
-	f, err := search.NormalizeFolder(folder)
-	if err != nil || f == "" {
-		return nil, err
-	}
-	return func(i int) bool { return search.InFolder(snap.Notes[i].Path, f) }, nil
 }
 
 // quote is %q of s cut to maxQuoted bytes (on a rune boundary), saying

@@ -136,7 +136,7 @@ func BenchmarkMetaTools(b *testing.B) {
 	start := time.Now()
 	d.textIndex()
 	d.vaultStats()
-	d.keyIndex()
+	d.frontmatterIndex().Build()
 	b.Logf("%d notes; derived data built in %v", len(snap.Notes), time.Since(start))
 	for _, bc := range []struct {
 		name string
@@ -166,7 +166,7 @@ func BenchmarkMetaTools(b *testing.B) {
 		{"list_tags", func() error { _, err := listTags(d, ListTagsInput{}); return err }},
 		{"list_tags/folder", func() error { _, err := listTags(d, ListTagsInput{Folder: "a"}); return err }},
 		{"frontmatter_search", func() error {
-			_, err := frontmatterSearch(ctx, d, FrontmatterSearchInput{Key: "tags", Contains: "security"})
+			_, err := frontmatterSearch(ctx, d.frontmatterIndex(), FrontmatterSearchInput{Key: "tags", Contains: "security"})
 			return err
 		}},
 		{"stats", func() error { d.vaultStats().render(10, time.Now()); return nil }},
