@@ -215,7 +215,7 @@ func (e *Engine) dense() *rankers.Embeddings {
 
 // Chunks returns the chunks of a note.
 //
-// Deprecated: it hands out the engine's chunks; use HitChunk, Passages
+// Deprecated: it hands out the engine's chunks; use HitChunk, GetChunk
 // or Info. Kept until its last callers outside this package move.
 func (e *Engine) Chunks(note int) []chunk.Chunk { return e.chunks[note] }
 
