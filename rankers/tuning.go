@@ -117,6 +117,13 @@ const (
 	RelatedMax         = 10
 	RelatedFromHits    = 5
 	RelatedTagMaxNotes = 20
+
+	// LinkSuggestPool is how many candidates, best by trigram overlap,
+	// package linksuggest compares by edit distance for one suggestion:
+	// enough that its first choice agrees with the snapshot's full scan
+	// on the test vault, few enough to suggest for every unresolved link
+	// of a page.
+	LinkSuggestPool = 64
 )
 
 // The recency and importance blend of obsidian_search (search/recency.go):
@@ -147,4 +154,22 @@ const (
 	SimilarWeightLinks      = 0.10
 	SimilarWeightCoCitation = 0.10
 	SimilarWeightDirect     = 0.05
+)
+
+// How obsidian_context_pack (package contextpack) shares its token budget.
+// Not tuned on a query set (there is no judged bundle set): set by hand so
+// a bundle covers several notes before it deepens one. The notes share
+// what is left in proportion to 1/√position, so better hits get more room
+// and unused room flows down.
+const (
+	// PackBlocksPerNote caps the passages of one note in block mode.
+	PackBlocksPerNote = 3
+	// PackBacklinksPerNote caps the backlink lines listed per note.
+	PackBacklinksPerNote = 5
+	// PackMinPassage is the room in tokens a note gets at least while the
+	// budget lasts: less is not worth a section.
+	PackMinPassage = 32
+	// PackBacklinkShare: the backlinks keep at most 1/PackBacklinkShare
+	// of the budget, so they never crowd out the notes they point to.
+	PackBacklinkShare = 5
 )

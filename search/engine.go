@@ -191,11 +191,20 @@ func embeddingsRanker(ctx context.Context, opts Options, snap *vault.Snapshot, c
 // Snapshot returns the searched snapshot.
 func (e *Engine) Snapshot() *vault.Snapshot { return e.snap }
 
-// Graph returns the snapshot's link graph.
+// Graph returns the snapshot's link graph. The graph is immutable, so
+// sharing it is safe; it answers the link questions (paths, neighbours,
+// unresolved links) that Backlinks and Outbound do not.
 func (e *Engine) Graph() *graph.Graph { return e.graph }
 
 // Embeddings returns the dense signal, or nil when it is not loaded.
-func (e *Engine) Embeddings() *rankers.Embeddings {
+//
+// Deprecated: it hands out the engine's ranker; use EmbeddingModel,
+// NoteCentroids or Info. Kept until its last callers outside this
+// package move.
+func (e *Engine) Embeddings() *rankers.Embeddings { return e.dense() }
+
+// dense returns the dense signal, or nil when it is not loaded.
+func (e *Engine) dense() *rankers.Embeddings {
 	for _, r := range e.rankers {
 		if emb, ok := r.(*rankers.Embeddings); ok {
 			return emb
@@ -205,10 +214,38 @@ func (e *Engine) Embeddings() *rankers.Embeddings {
 }
 
 // Chunks returns the chunks of a note.
+//
+// Deprecated: it hands out the engine's chunks; use HitChunk, GetChunk
+// or Info. Kept until its last callers outside this package move.
 func (e *Engine) Chunks(note int) []chunk.Chunk { return e.chunks[note] }
 
 // TFIDF returns the always-on lexical ranker.
+//
+// Deprecated: it hands out the engine's ranker; use Search, HitChunk or
+// NoteVectors. Kept until its last callers outside this package move.
 func (e *Engine) TFIDF() *rankers.TFIDF { return e.tfidf }
+
+// EmbeddingModel identifies the model of the loaded note vectors; ok is
+// false without embeddings.
+func (e *Engine) EmbeddingModel() (m rankers.VectorModel, ok bool) {
+	if emb := e.dense(); emb != nil {
+		return emb.Model(), true
+	}
+	return rankers.VectorModel{}, false
+}
+
+// NoteVectors returns every note's TF-IDF vector, for comparing notes
+// with each other (package similar); built anew on each call.
+func (e *Engine) NoteVectors() *rankers.NoteVectors { return e.tfidf.NoteVectors() }
+
+// NoteCentroids returns every note's mean chunk vector, built anew on
+// each call; nil without embeddings.
+func (e *Engine) NoteCentroids() *rankers.NoteCentroids {
+	if emb := e.dense(); emb != nil {
+		return emb.NoteCentroids()
+	}
+	return nil
+}
 
 // Signals lists the available signals in fusion order.
 func (e *Engine) Signals() []string {
@@ -456,7 +493,7 @@ func (e *Engine) englishOnly() bool {
 }
 
 func (e *Engine) embedderID() string {
-	if emb := e.Embeddings(); emb != nil {
+	if emb := e.dense(); emb != nil {
 		return emb.Model().ID
 	}
 	return ""

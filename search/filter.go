@@ -37,6 +37,19 @@ func InFolder(p, folder string) bool {
 	return len(p) > len(folder) && p[len(folder)] == '/' && strings.EqualFold(p[:len(folder)], folder)
 }
 
+// FolderFilter turns a folder argument into a predicate on the ids of
+// snap's notes (nil for the whole vault), validated by NormalizeFolder.
+func FolderFilter(snap *vault.Snapshot, folder string) (func(int) bool, error) {
+	if strings.TrimSpace(folder) == "" {
+		return nil, nil
+	}
+	f, err := NormalizeFolder(folder)
+	if err != nil || f == "" {
+		return nil, err
+	}
+	return func(i int) bool { return InFolder(snap.Notes[i].Path, f) }, nil
+}
+
 // FrontmatterFilter is a validated filter_frontmatter, with the semantics
 // of obsidian_search's: every key must match (AND); an array value lists
 // alternatives (OR); a note whose value is a list matches by membership;

@@ -29,7 +29,7 @@ func (e *Engine) Info() Info {
 	for i := range e.chunks {
 		info.Chunks += len(e.chunks[i])
 	}
-	if emb := e.Embeddings(); emb != nil {
+	if emb := e.dense(); emb != nil {
 		m := emb.Model()
 		info.EmbeddingModel, info.EmbeddingAlias, info.Vectors = m.ID, m.Alias, emb.Len()
 	}
@@ -53,7 +53,7 @@ func (e *Engine) Info() Info {
 // no text leaves the machine (no embeddings, the built-in model or a
 // model2vec model).
 func (e *Engine) RemoteEmbeddings() string {
-	emb := e.Embeddings()
+	emb := e.dense()
 	if emb == nil {
 		return ""
 	}

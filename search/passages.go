@@ -66,7 +66,7 @@ type densePassages struct {
 }
 
 func (e *Engine) passageDense(ctx context.Context, req Request, res *Result) *densePassages {
-	emb := e.Embeddings()
+	emb := e.dense()
 	w := e.Weights()[rankers.SignalEmbeddings]
 	if v, ok := req.Weights[rankers.SignalEmbeddings]; ok {
 		w = v

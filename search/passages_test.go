@@ -137,7 +137,7 @@ func TestEveryChunkSlicesItsFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		file := e.readFileText(ctx, n)
-		for _, c := range e.Chunks(i) {
+		for _, c := range e.chunks[i] {
 			checkSlices(t, raw, e.passage(n, file, c, 0))
 		}
 	}
@@ -235,7 +235,7 @@ func TestChunkIDsStableAcrossRestartsAndOtherEdits(t *testing.T) {
 		}
 		i, _ := e.Snapshot().NoteIDExact(path)
 		var out []string
-		for _, c := range e.Chunks(i) {
+		for _, c := range e.chunks[i] {
 			out = append(out, ChunkID(e.Snapshot().Notes[i], c))
 		}
 		return out
@@ -299,7 +299,7 @@ func TestGetChunk(t *testing.T) {
 	e, dir := passageEngine(t)
 	ctx := context.Background()
 	i, _ := e.Snapshot().NoteIDExact(offsetsNote)
-	n, chunks := e.Snapshot().Notes[i], e.Chunks(i)
+	n, chunks := e.Snapshot().Notes[i], e.chunks[i]
 	raw, err := os.ReadFile(filepath.Join(dir, n.Path))
 	if err != nil {
 		t.Fatal(err)

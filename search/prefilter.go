@@ -26,7 +26,7 @@ func (e *Engine) prefilterLimit() int {
 // limit and at least one lexical signal runs alongside the dense one.
 func (e *Engine) prefiltering(use []rankers.Ranker) bool {
 	limit := e.prefilterLimit()
-	emb := e.Embeddings()
+	emb := e.dense()
 	if limit < 0 || emb == nil || emb.Len() <= limit {
 		return false
 	}
@@ -59,7 +59,7 @@ func (e *Engine) runRankers(ctx context.Context, use []rankers.Ranker, base rank
 		runEach(ctx, use, lists, errs, func(int) rankers.Request { return base })
 		return lists, errs
 	}
-	emb := rankers.Ranker(e.Embeddings())
+	emb := rankers.Ranker(e.dense())
 	lexical, dense := make([]int, 0, len(use)), -1
 	for i, r := range use {
 		if r == emb {

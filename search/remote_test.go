@@ -54,7 +54,7 @@ func TestRemoteEmbeddings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.Embeddings() == nil {
+			if e.dense() == nil {
 				t.Fatal("embeddings not loaded")
 			}
 			if got := e.RemoteEmbeddings(); got != tt.want {

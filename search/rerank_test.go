@@ -125,7 +125,7 @@ func TestRerankPassageIsChunkText(t *testing.T) {
 	res := mustSearch(t, e, Request{Query: "levain hydration", Limit: 1, Granularity: GranularityBlock})
 	h := res.Hits[0]
 	n := e.Snapshot().Notes[h.Note]
-	c := e.Chunks(h.Note)[h.Chunk]
+	c := e.chunks[h.Note][h.Chunk]
 	if want := n.Title + "\n" + n.Body[c.Start:c.End]; len(r.passages) != 1 || r.passages[0] != want {
 		t.Errorf("passage %q, want %q", r.passages, want)
 	}

@@ -363,7 +363,7 @@ func TestBlockGranularity(t *testing.T) {
 	if top.Path != "Software/Concurrency Patterns.md" || top.Chunk < 0 {
 		t.Fatalf("top block = %s chunk %d", top.Path, top.Chunk)
 	}
-	c := e.Chunks(top.Note)[top.Chunk]
+	c := e.chunks[top.Note][top.Chunk]
 	if top.LineStart != c.LineStart || top.LineEnd != c.LineEnd {
 		t.Fatalf("block lines %d-%d, chunk lines %d-%d", top.LineStart, top.LineEnd, c.LineStart, c.LineEnd)
 	}

@@ -72,7 +72,7 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 		}
 	}
 	vecs, vecStamp := e.encodeVectors(), ""
-	if emb := e.Embeddings(); emb != nil && len(vecs) > 0 {
+	if emb := e.dense(); emb != nil && len(vecs) > 0 {
 		vecStamp = emb.Stamp()
 	}
 	fresh := ""

@@ -169,7 +169,7 @@ func exactDiff(ctx context.Context, got, want *search.Engine) string {
 		if !reflect.DeepEqual(gs.Notes[i], n) {
 			return "note " + n.Path + " differs after restore"
 		}
-		if !reflect.DeepEqual(got.Chunks(i), want.Chunks(i)) {
+		if !reflect.DeepEqual(got.NoteChunks(i), want.NoteChunks(i)) {
 			return "chunks of " + n.Path + " differ after restore"
 		}
 	}

@@ -26,7 +26,7 @@ type savedVectors struct {
 // start reads the vectors from the index).
 func (e *Engine) encodeVectors() []byte {
 	w := &statefile.Writer{}
-	if emb := e.Embeddings(); emb != nil {
+	if emb := e.dense(); emb != nil {
 		emb.EncodeState(w)
 	}
 	return w.Buf
@@ -82,7 +82,7 @@ func (e *Engine) AdoptSavedVectors(ctx context.Context, ix *index.Index, model e
 // startVectors is the dense signal an update of e starts from: e's own,
 // or the vectors adopted from its state.
 func (e *Engine) startVectors() *rankers.Embeddings {
-	if emb := e.Embeddings(); emb != nil {
+	if emb := e.dense(); emb != nil {
 		return emb
 	}
 	return e.savedVecs.adopted

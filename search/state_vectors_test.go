@@ -78,7 +78,7 @@ func TestWarmStartVectors(t *testing.T) {
 				vaulttest.Generate(t, root, 120, 7)
 				saved := embeddedEngine(t, root, m, m, Options{})
 				ix := saved.opts.Index
-				emb := saved.Embeddings()
+				emb := saved.dense()
 				if emb == nil || emb.Len() == 0 || emb.Stamp() == "" {
 					t.Fatalf("no vectors, or no stamp, to save: %v", emb)
 				}
@@ -125,7 +125,7 @@ func TestWarmStartVectors(t *testing.T) {
 
 // stampOf is the engine's vector stamp ("" without vectors).
 func stampOf(e *Engine) string {
-	if emb := e.Embeddings(); emb != nil {
+	if emb := e.dense(); emb != nil {
 		return emb.Stamp()
 	}
 	return ""

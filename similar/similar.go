@@ -65,10 +65,8 @@ func New(e *search.Engine) *Index { return &Index{eng: e} }
 func (x *Index) Build() {
 	x.once.Do(func() {
 		var wg sync.WaitGroup
-		wg.Go(func() { x.vecs = x.eng.TFIDF().NoteVectors() })
-		if emb := x.eng.Embeddings(); emb != nil {
-			wg.Go(func() { x.cents = emb.NoteCentroids() })
-		}
+		wg.Go(func() { x.vecs = x.eng.NoteVectors() })
+		wg.Go(func() { x.cents = x.eng.NoteCentroids() })
 		x.buildLinks()
 		x.buildTags()
 		wg.Wait()
@@ -76,10 +74,10 @@ func (x *Index) Build() {
 }
 
 func (x *Index) buildLinks() {
-	g, n := x.eng.Graph(), len(x.eng.Snapshot().Notes)
+	n := len(x.eng.Snapshot().Notes)
 	x.out, x.in = make([][]int32, n), make([][]int32, n)
 	for i := range n {
-		for _, e := range g.Outbound(i) {
+		for _, e := range x.eng.Outbound(i) {
 			x.out[i] = append(x.out[i], int32(e.To))
 		}
 		slices.Sort(x.out[i])

@@ -9,42 +9,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/enquire-mcp/enquire-mcp/contextpack"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
-
-func TestPackTokens(t *testing.T) {
-	for _, tt := range []struct {
-		s    string
-		want int
-	}{
-		{"", 0},
-		{"hello world", 3},                         // 11 runes → 3; 2 words → 2.6 → 3
-		{"a b c d e f g h i j", 13},                // 10 words → 13
-		{"Software/Concurrency Patterns.md", 8},    // 32 runes → 8
-		{"東京の散歩", 7},                               // 5 CJK words → 6.5 → 7
-		{"https://example.com/a/very/long/url", 9}, // 35 runes → 9
-	} {
-		if got := packTokens(tt.s); got != tt.want {
-			t.Errorf("packTokens(%q) = %d, want %d", tt.s, got, tt.want)
-		}
-	}
-	// Subadditive: a concatenation never costs more than its parts.
-	parts := []string{"", " ", "\n", "word", "two words ", "寿司", "a/b/c.md", "[page: 2] ", "- `x` → [[y]]\n", "…", "x"}
-	for _, a := range parts {
-		for _, b := range parts {
-			if packTokens(a+b) > packTokens(a)+packTokens(b) {
-				t.Errorf("packTokens(%q+%q) = %d > %d + %d", a, b, packTokens(a+b), packTokens(a), packTokens(b))
-			}
-		}
-	}
-}
 
 func checkPack(t *testing.T, out ContextPackOutput, budget int) {
 	t.Helper()
 	if out.EstimatedTokens > budget || out.BudgetTokens != budget {
 		t.Fatalf("estimated %d tokens, budget %d (reported %d)", out.EstimatedTokens, budget, out.BudgetTokens)
 	}
-	if got := packTokens(out.Bundle); got != out.EstimatedTokens {
+	if got := contextpack.Tokens(out.Bundle); got != out.EstimatedTokens {
 		t.Fatalf("estimated_tokens %d, bundle estimates %d", out.EstimatedTokens, got)
 	}
 	if out.Included == nil || out.Skipped == nil || !strings.HasPrefix(out.Bundle, "# Context for: ") {

@@ -56,8 +56,8 @@ func (s *Server) addEmbeddings() {
 		OutputSchema: outputSchema[EmbeddingsOutput](),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in EmbeddingsInput) (*mcp.CallToolResult, EmbeddingsOutput, error) {
 		eng := s.engine()
-		emb := eng.Embeddings()
-		if emb == nil {
+		m, ok := eng.EmbeddingModel()
+		if !ok {
 			return nil, EmbeddingsOutput{}, errors.New("no embeddings are loaded (run `enquire-mcp build-embeddings`)")
 		}
 		res, err := eng.Search(ctx, search.Request{Query: in.Query, Folder: in.Folder, Limit: in.Limit,
@@ -71,7 +71,6 @@ func (s *Server) addEmbeddings() {
 		if msg := res.SignalErrors[rankers.SignalEmbeddings]; msg != "" {
 			return nil, EmbeddingsOutput{}, errors.New("embeddings " + msg)
 		}
-		m := emb.Model()
 		out := EmbeddingsOutput{Query: res.Query, Model: m.Alias, ModelID: m.ID, Total: res.TotalCandidates, Hits: []EmbeddingsHit{}}
 		for _, h := range res.Hits {
 			hit := EmbeddingsHit{Path: h.Path, Title: h.Title, Kind: h.Kind, LineStart: h.LineStart, LineEnd: h.LineEnd,

@@ -432,7 +432,7 @@ func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, erro
 	if err != nil {
 		return UnresolvedOutput{}, err
 	}
-	all, keys, rank := ix.unresolved()
+	all := ix.missing.Links()
 	embeds := linkBoolOr(in.IncludeEmbeds, true)
 	matched := all
 	if folder != "" || !embeds {
@@ -447,7 +447,7 @@ func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, erro
 	if folder == "" {
 		out.Targets, out.TotalTargets = ix.vaultUnresolvedTargets(matched, embeds)
 	} else {
-		out.Targets, out.TotalTargets = unresolvedTargets(matched, keys, rank)
+		out.Targets, out.TotalTargets = ix.unresolvedTargets(matched)
 	}
 	for _, u := range linkPageOf(matched, offset, size) {
 		n := ix.snap.Notes[u.From]
@@ -462,40 +462,26 @@ func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, erro
 
 // vaultUnresolvedTargets is unresolvedTargets for the whole vault, which
 // is asked for most and is the same on every page: computed once.
-func (ix *linkIndex) vaultUnresolvedTargets(matched []linkUnresolved, embeds bool) ([]UnresolvedTarget, int) {
+func (ix *linkIndex) vaultUnresolvedTargets(matched []graph.MissingLink, embeds bool) ([]UnresolvedTarget, int) {
 	c := &ix.vaultTargets[0]
 	if embeds {
 		c = &ix.vaultTargets[1]
 	}
 	c.once.Do(func() {
-		_, keys, rank := ix.unresolved()
-		c.targets, c.total = unresolvedTargets(matched, keys, rank)
+		c.targets, c.total = ix.unresolvedTargets(matched)
 	})
 	return c.targets, c.total
 }
 
-// unresolvedTargets counts links per missing target: the most linked
-// first, then alphabetically, at most unresolvedTargetsMax.
-func unresolvedTargets(links []linkUnresolved, keys []string, rank []int) ([]UnresolvedTarget, int) {
-	counts := make([]int, len(keys))
-	var ids []int
-	for _, u := range links {
-		if counts[u.target] == 0 {
-			ids = append(ids, u.target)
-		}
-		counts[u.target]++
+// unresolvedTargets lists the most linked missing targets, at most
+// unresolvedTargetsMax (see graph.MissingTargets.Top).
+func (ix *linkIndex) unresolvedTargets(links []graph.MissingLink) ([]UnresolvedTarget, int) {
+	top, total := ix.missing.Top(links, unresolvedTargetsMax)
+	out := make([]UnresolvedTarget, len(top))
+	for i, t := range top {
+		out[i] = UnresolvedTarget{Target: t.Target, Count: t.Count}
 	}
-	slices.SortFunc(ids, func(a, b int) int {
-		if c := counts[b] - counts[a]; c != 0 {
-			return c
-		}
-		return rank[a] - rank[b]
-	})
-	out := make([]UnresolvedTarget, 0, min(len(ids), unresolvedTargetsMax))
-	for _, id := range ids[:min(len(ids), unresolvedTargetsMax)] {
-		out = append(out, UnresolvedTarget{Target: keys[id], Count: counts[id]})
-	}
-	return out, len(ids)
+	return out, total
 }
 
 func (s *Server) addUnresolved(c *linkCache) {

@@ -49,7 +49,7 @@ func BenchmarkLinkIndexBuild(b *testing.B) {
 	for b.Loop() {
 		ix := newLinkIndex(e)
 		ix.tagSiblings()
-		ix.unresolved()
+		ix.missing.Links()
 		ix.suggest("x", 1)
 		ix.paths.ShortestPaths(0, 1, graph.PathOptions{FollowEmbeds: true, Undirected: true})
 	}

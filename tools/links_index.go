@@ -4,13 +4,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/enquire-mcp/enquire-mcp/graph"
+	"github.com/enquire-mcp/enquire-mcp/linksuggest"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
@@ -35,10 +35,7 @@ type linkIndex struct {
 	tagsOnce sync.Once
 	tags     *graph.TagSiblings
 
-	unresOnce sync.Once
-	unres     []linkUnresolved
-	unresKeys []string // target id → first spelling seen
-	unresRank []int    // target id → alphabetical rank (case-insensitive)
+	missing *graph.MissingTargets
 	// vaultTargets caches the targets summary of the whole vault, with
 	// embeds ([1]) and without ([0]).
 	vaultTargets [2]struct {
@@ -48,19 +45,12 @@ type linkIndex struct {
 	}
 
 	suggestOnce sync.Once
-	suggester   *linkSuggester
-	suggested   sync.Map // lower-cased target → []string titles
-}
-
-// linkUnresolved is one unresolved link with its target's id (targets
-// compare case-insensitively, as resolution does).
-type linkUnresolved struct {
-	graph.Unresolved
-	target int
+	suggester   *linksuggest.Suggester
 }
 
 func newLinkIndex(e *search.Engine) *linkIndex {
-	return &linkIndex{eng: e, snap: e.Snapshot(), g: e.Graph(), paths: graph.NewPathFinder(e.Graph())}
+	g := e.Graph()
+	return &linkIndex{eng: e, snap: e.Snapshot(), g: g, paths: graph.NewPathFinder(g), missing: graph.NewMissingTargets(g)}
 }
 
 // tagIndex returns the tag → notes index.
@@ -69,59 +59,18 @@ func (ix *linkIndex) tagSiblings() *graph.TagSiblings {
 	return ix.tags
 }
 
-// unresolved returns every unresolved link with target ids, the
-// targets' spellings and their alphabetical ranks.
-func (ix *linkIndex) unresolved() ([]linkUnresolved, []string, []int) {
-	ix.unresOnce.Do(func() {
-		ids := map[string]int{}
-		var lower []string
-		for _, u := range ix.g.Unresolved() {
-			t := ix.g.UnresolvedTarget(u)
-			key := strings.ToLower(t)
-			id, ok := ids[key]
-			if !ok {
-				id = len(ix.unresKeys)
-				ids[key] = id
-				ix.unresKeys = append(ix.unresKeys, t)
-				lower = append(lower, key)
-			}
-			ix.unres = append(ix.unres, linkUnresolved{Unresolved: u, target: id})
-		}
-		order := make([]int, len(lower))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortFunc(order, func(a, b int) int { return strings.Compare(lower[a], lower[b]) })
-		ix.unresRank = make([]int, len(order))
-		for rank, id := range order {
-			ix.unresRank[id] = rank
-		}
-	})
-	return ix.unres, ix.unresKeys, ix.unresRank
-}
-
 // suggest returns up to limit note ids whose name, title or alias is
 // closest to ref.
 func (ix *linkIndex) suggest(ref string, limit int) []int {
-	ix.suggestOnce.Do(func() { ix.suggester = newLinkSuggester(ix.snap) })
+	ix.suggestOnce.Do(func() { ix.suggester = linksuggest.New(ix.snap) })
 	return ix.suggester.Suggest(ref, limit)
 }
 
 // suggestTitles returns up to 3 distinct titles of the notes closest to a
-// missing target, cached per target.
+// missing target (see linksuggest.Suggester.Titles).
 func (ix *linkIndex) suggestTitles(target string) []string {
-	key := strings.ToLower(strings.TrimSpace(target))
-	if v, ok := ix.suggested.Load(key); ok {
-		return v.([]string)
-	}
-	out := []string{}
-	for _, id := range ix.suggest(key, 6) {
-		if t := ix.snap.Notes[id].Title; !slices.Contains(out, t) && len(out) < 3 {
-			out = append(out, t)
-		}
-	}
-	ix.suggested.Store(key, out)
-	return out
+	ix.suggestOnce.Do(func() { ix.suggester = linksuggest.New(ix.snap) })
+	return ix.suggester.Titles(target)
 }
 
 // notFound is the tool error for a missing note, with close paths.

@@ -3,11 +3,11 @@ package tools
 import (
 	"errors"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/subpath"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -130,149 +130,26 @@ func linkLocateSubpath(out *ResolveWikilinkOutput, n *vault.Note, withContent bo
 	content := n.Body
 	switch {
 	case out.Block != "":
-		b, ok := linkFindBlock(n.Blocks, out.Block)
+		b, ok := subpath.Block(n.Blocks, out.Block)
 		out.BlockFound, out.BlockLine = &ok, b.Line
 		content = ""
 		if ok {
-			content = linkBlockText(n, b)
+			content = subpath.BlockText(n, b)
 		}
 	case out.Heading != "" && n.Kind == vault.KindPDF:
-		page, line, text, ok := linkFindPage(n, out.Heading)
+		page, line, text, ok := subpath.Page(n, out.Heading)
 		out.HeadingFound, out.HeadingLine, out.Page, content = &ok, line, page, text
 	case out.Heading != "":
-		h, ok := linkFindHeading(n.Headings, out.Heading)
+		h, ok := subpath.Heading(n.Headings, out.Heading)
 		out.HeadingFound, out.HeadingLine = &ok, h.Line
 		content = ""
 		if ok {
-			content = linkSectionText(n, h)
+			content = subpath.SectionText(n, h)
 		}
 	}
 	if withContent {
 		out.Content, out.ContentTruncated = linkCapRunes(strings.TrimSpace(content), resolveContentRunes)
 	}
-}
-
-// linkFindHeading matches a link's heading part against a note's headings:
-// exactly (ignoring case), or after dropping the characters Obsidian
-// drops from heading links. "A#B" is a nested heading path: B after A.
-func linkFindHeading(hs []vault.Heading, sub string) (vault.Heading, bool) {
-	var found vault.Heading
-	next := 0
-	for _, seg := range strings.Split(sub, "#") {
-		if seg = strings.TrimSpace(seg); seg == "" {
-			continue
-		}
-		i := -1
-		for k := next; k < len(hs); k++ {
-			if strings.EqualFold(hs[k].Text, seg) || linkHeadingKey(hs[k].Text) == linkHeadingKey(seg) {
-				i = k
-				break
-			}
-		}
-		if i < 0 {
-			return vault.Heading{}, false
-		}
-		found, next = hs[i], i+1
-	}
-	return found, found.Line > 0
-}
-
-// linkHeadingKey is a heading's text compared loosely: lower case, without
-// link-breaking punctuation, single spaces.
-func linkHeadingKey(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if strings.ContainsRune(`#^[]|:\*%`, r) {
-			return ' '
-		}
-		return r
-	}, strings.ToLower(s))
-	return strings.Join(strings.Fields(s), " ")
-}
-
-func linkFindBlock(bs []vault.Block, id string) (vault.Block, bool) {
-	for _, b := range bs {
-		if strings.EqualFold(b.ID, strings.TrimSpace(id)) {
-			return b, true
-		}
-	}
-	return vault.Block{}, false
-}
-
-// linkFindPage reads "page=N" against a PDF document's pages.
-func linkFindPage(n *vault.Note, sub string) (page, line int, text string, ok bool) {
-	num, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(sub), "page=")))
-	if err != nil {
-		return 0, 0, "", false
-	}
-	for i, p := range n.PageTexts() {
-		if p.Number == num {
-			return num, n.Pages[i].Line, p.Text, true
-		}
-	}
-	return num, 0, "", false
-}
-
-// linkBodyLines splits a note's body; line l of the file is lines[l-BodyLine].
-func linkBodyLines(n *vault.Note) []string { return strings.Split(n.Body, "\n") }
-
-// linkSectionText is a heading and everything under it, up to the next
-// heading of the same or a higher level.
-func linkSectionText(n *vault.Note, h vault.Heading) string {
-	lines := linkBodyLines(n)
-	start, end := h.Line-n.BodyLine, len(lines)
-	for _, o := range n.Headings {
-		if o.Line > h.Line && o.Level <= h.Level {
-			end = o.Line - n.BodyLine
-			break
-		}
-	}
-	if start < 0 || start >= len(lines) || end <= start {
-		return ""
-	}
-	return strings.Join(lines[start:min(end, len(lines))], "\n")
-}
-
-// linkBlockText is the paragraph or list item a block id ends, without
-// the id. An id alone on its line (after a blank line, as Obsidian writes
-// them for tables, lists and quotes) names the whole block above it.
-func linkBlockText(n *vault.Note, b vault.Block) string {
-	lines := linkBodyLines(n)
-	end := b.Line - n.BodyLine
-	if end < 0 || end >= len(lines) {
-		return ""
-	}
-	marker := "^" + b.ID
-	standalone := strings.TrimSpace(lines[end]) == marker
-	if standalone {
-		end--
-		for end >= 0 && strings.TrimSpace(lines[end]) == "" {
-			end--
-		}
-		if end < 0 {
-			return ""
-		}
-	}
-	start := end
-	if standalone || !linkIsListLine(lines[end]) {
-		for start > 0 && strings.TrimSpace(lines[start-1]) != "" && !strings.HasPrefix(strings.TrimSpace(lines[start-1]), "#") {
-			start--
-		}
-	}
-	text := strings.TrimSpace(strings.Join(lines[start:end+1], "\n"))
-	return strings.TrimSpace(strings.TrimSuffix(text, marker))
-}
-
-// linkIsListLine reports a list item line ("- x", "* x", "+ x", "1. x").
-func linkIsListLine(l string) bool {
-	t := strings.TrimLeft(l, " \t")
-	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ' {
-		return true
-	}
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
 }
 
 // linkCapRunes cuts s to at most n runes.

@@ -569,7 +569,7 @@ func TestLinkCachePerEngine(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			ix := c.get(e2)
-			ix.unresolved()
+			ix.missing.Links()
 			ix.suggestTitles("Kubernets")
 			ix.tagSiblings()
 		})
@@ -620,43 +620,5 @@ func TestResolveWikilinkBlocksAndLongContent(t *testing.T) {
 	out := decode[ResolveWikilinkOutput](t, call(t, cs, "obsidian_resolve_wikilink", map[string]any{"wikilink": "Long", "include_content": true}))
 	if !out.ContentTruncated || utf8.RuneCountInString(out.Content) != resolveContentRunes || !utf8.ValidString(out.Content) {
 		t.Fatalf("long content: truncated=%v, %d runes", out.ContentTruncated, utf8.RuneCountInString(out.Content))
-	}
-}
-
-// TestLinkSuggester: a misspelt name finds its note; the suggester
-// agrees with the snapshot's (slower) Suggest on its first choice.
-func TestLinkSuggester(t *testing.T) {
-	snap := testEngine(t).Snapshot()
-	s := newLinkSuggester(snap)
-	for _, n := range snap.Notes {
-		name := []rune(n.Name())
-		if len(name) < 4 {
-			continue
-		}
-		typo := string(name[:1]) + string(name[2:]) // drop the second letter
-		var got []string
-		for _, id := range s.Suggest(typo, 5) {
-			got = append(got, snap.Notes[id].Path)
-		}
-		if !slices.ContainsFunc(got, func(p string) bool { return snap.Note(p).Name() == n.Name() }) { // duplicate names: either note
-			t.Errorf("%q (typo of %s) suggests %q", typo, n.Path, got)
-		}
-		if want := snap.Suggest(typo, 1); len(got) == 0 || len(want) == 0 || snap.Note(got[0]).Name() != snap.Note(want[0]).Name() {
-			t.Errorf("%q: first suggestion %q, snapshot's %q", typo, got, want)
-		}
-	}
-	for ref, want := range map[string]string{
-		"Kubernets": "Software/Kubernetes.md", "k8": "Software/Kubernetes.md", "levain": "Cooking/Sourdough Bread.md",
-		"Folder/Photosynthesis process.md": "Science/Photosynthesis.md", "日本語": "Languages/日本語メモ.md",
-	} {
-		if got := s.Suggest(ref, 3); len(got) == 0 || snap.Notes[got[0]].Path != want {
-			t.Errorf("Suggest(%q) = %v, want %s first", ref, got, want)
-		}
-	}
-	if got := s.Suggest("  ", 3); got != nil {
-		t.Errorf("blank ref suggests %v", got)
-	}
-	if got := s.Suggest("zzzzqqqqxxxx", 3); len(got) != 0 {
-		t.Errorf("nonsense suggests %v", got)
 	}
 }

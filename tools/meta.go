@@ -17,11 +17,9 @@ import (
 const (
 	maxTagLimit      = 2000
 	defaultTagLimit  = 200
-	maxArgRunes      = 256 // tag prefixes and frontmatter keys
+	maxArgRunes      = 256 // tag prefixes
 	tagSortCount     = "count"
 	tagSortName      = "name"
-	maxFMLimit       = 1000
-	defaultFMLimit   = 100
 	maxTopTags       = 50
 	defaultTopTags   = 10
 	recentWindowDays = 7
@@ -97,7 +95,7 @@ func listTags(d *metaDerived, in ListTagsInput) (ListTagsOutput, error) {
 	case in.Sort != tagSortCount && in.Sort != tagSortName:
 		return ListTagsOutput{}, errors.New(`sort must be "count" or "name"`)
 	}
-	keep, err := noteFilter(d.eng.Snapshot(), in.Folder)
+	keep, err := search.FolderFilter(d.eng.Snapshot(), in.Folder)
 	if err != nil {
 		return ListTagsOutput{}, err
 	}
@@ -127,17 +125,4 @@ func listTagEntry(t vault.TagCount) ListTagEntry {
 // every tag).
 func underTag(tag, prefix string) bool {
 	return prefix == "" || tag == prefix || strings.HasPrefix(tag, prefix+"/")
-}
-
-// noteFilter turns a folder argument into a predicate on note ids (nil
-// for the whole vault), validated like obsidian_search's folder.
-func noteFilter(snap *vault.Snapshot, folder string) (func(int) bool, error) {
-	if strings.TrimSpace(folder) == "" {
-		return nil, nil
-	}
-	f, err := search.NormalizeFolder(folder)
-	if err != nil || f == "" {
-		return nil, err
-	}
-	return func(i int) bool { return search.InFolder(snap.Notes[i].Path, f) }, nil
 }

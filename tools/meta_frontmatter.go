@@ -1,22 +1,13 @@
 package tools
 
 import (
-	"cmp"
 	"context"
-	"encoding/base64"
-	"errors"
-	"fmt"
-	"hash/fnv"
-	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/text/unicode/norm"
 
-	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/fmsearch"
 )
 
 // FrontmatterSearchInput is the obsidian_frontmatter_search request.
@@ -46,23 +37,14 @@ type FrontmatterMatch struct {
 	Mtime string `json:"mtime" jsonschema:"Last modification time, RFC 3339 UTC."`
 }
 
-// fmQuery is a validated frontmatter search.
-type fmQuery struct {
-	key    string
-	match  func(fmForms) bool
-	digest string // identifies the query in its cursors
-	after  string // path of the last match of the previous page
-	limit  int
-}
-
 func (s *Server) addFrontmatterSearch(c *metaCache) {
 	in := inputSchema[FrontmatterSearchInput]()
 	p := in.Properties
-	p["key"].MinLength, p["key"].MaxLength = ptr(1), ptr(maxArgRunes)
+	p["key"].MinLength, p["key"].MaxLength = ptr(1), ptr(fmsearch.MaxKeyRunes)
 	p["exists"].Types, p["exists"].Type, p["exists"].Enum = nil, "boolean", []any{true}
 	setAnyOfTypes(p["equals"], "string", "number", "boolean")
 	setAnyOfTypes(p["contains"], "string", "number")
-	setRange(p["limit"], 1, maxFMLimit, defaultFMLimit)
+	setRange(p["limit"], 1, fmsearch.MaxLimit, fmsearch.DefaultLimit)
 	addTool(s, &mcp.Tool{
 		Name:  "obsidian_frontmatter_search",
 		Title: "Find notes by frontmatter",
@@ -72,186 +54,25 @@ func (s *Server) addFrontmatterSearch(c *metaCache) {
 		InputSchema:  in,
 		OutputSchema: frontmatterSearchOutputSchema(),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in FrontmatterSearchInput) (*mcp.CallToolResult, FrontmatterSearchOutput, error) {
-		out, err := frontmatterSearch(ctx, c.get(s.engine()), in)
+		out, err := frontmatterSearch(ctx, c.get(s.engine()).frontmatterIndex(), in)
 		return nil, out, err
 	})
 }
 
-// frontmatterSearch runs a validated query over the notes having the key.
-func frontmatterSearch(ctx context.Context, d *metaDerived, in FrontmatterSearchInput) (FrontmatterSearchOutput, error) {
-	q, err := newFMQuery(in)
-	if err != nil {
+// frontmatterSearch maps an obsidian_frontmatter_search request onto the
+// frontmatter index.
+func frontmatterSearch(ctx context.Context, x *fmsearch.Index, in FrontmatterSearchInput) (FrontmatterSearchOutput, error) {
+	r, err := x.Search(ctx, fmsearch.Query{Key: in.Key, Exists: in.Exists, Equals: in.Equals, Contains: in.Contains,
+		Folder: in.Folder, Limit: in.Limit, Cursor: in.Cursor})
+	if r == nil {
 		return FrontmatterSearchOutput{}, err
 	}
-	snap := d.eng.Snapshot()
-	keep, err := noteFilter(snap, in.Folder)
-	if err != nil {
-		return FrontmatterSearchOutput{}, err
+	out := FrontmatterSearchOutput{Key: r.Key, Total: r.Total, Matches: make([]FrontmatterMatch, len(r.Matches)), NextCursor: r.NextCursor}
+	for i, m := range r.Matches {
+		out.Matches[i] = FrontmatterMatch{Path: m.Note.Path, Title: m.Note.Title, Value: m.Value,
+			Mtime: m.Note.ModTime.UTC().Format(time.RFC3339)}
 	}
-	out := FrontmatterSearchOutput{Key: q.key, Matches: []FrontmatterMatch{}}
-	kn := d.keyIndex()[search.FoldKey(q.key)]
-	if kn == nil {
-		return out, ctx.Err()
-	}
-	forms := kn.valueForms(snap)
-	for i, e := range kn.entries {
-		n := snap.Notes[e.note]
-		if keep != nil && !keep(e.note) {
-			continue
-		}
-		v, f, ok := e.lookup(n, q.key, forms[i])
-		if !ok || !q.match(f) {
-			continue
-		}
-		out.Total++
-		if q.after != "" && n.Path <= q.after {
-			continue
-		}
-		if len(out.Matches) == q.limit {
-			if out.NextCursor == "" {
-				out.NextCursor = fmCursor(q.digest, out.Matches[len(out.Matches)-1].Path)
-			}
-			continue
-		}
-		out.Matches = append(out.Matches, FrontmatterMatch{Path: n.Path, Title: n.Title, Value: v,
-			Mtime: n.ModTime.UTC().Format(time.RFC3339)})
-	}
-	return out, ctx.Err()
-}
-
-// newFMQuery validates the arguments.
-func newFMQuery(in FrontmatterSearchInput) (fmQuery, error) {
-	q := fmQuery{key: norm.NFC.String(strings.TrimSpace(in.Key)), limit: cmp.Or(in.Limit, defaultFMLimit)}
-	switch {
-	case q.key == "":
-		return q, errors.New("key is empty")
-	case utf8.RuneCountInString(q.key) > maxArgRunes:
-		return q, fmt.Errorf("key is longer than %d characters", maxArgRunes)
-	case q.limit < 1 || q.limit > maxFMLimit:
-		return q, fmt.Errorf("limit must be between 1 and %d, got %d", maxFMLimit, q.limit)
-	}
-	mode, match, err := fmCondition(q.key, in)
-	if err != nil {
-		return q, err
-	}
-	q.match = match
-	q.digest = fmDigest(q.key, mode, in.Folder)
-	if in.Cursor != "" {
-		if q.after, err = parseFMCursor(in.Cursor, q.digest); err != nil {
-			return q, err
-		}
-	}
-	return q, nil
-}
-
-// fmCondition builds the one condition given (exists, equals or
-// contains); mode names it for cursors.
-func fmCondition(key string, in FrontmatterSearchInput) (mode string, match func(fmForms) bool, err error) {
-	given := 0
-	for _, set := range []bool{in.Exists != nil, in.Equals != nil, in.Contains != nil} {
-		if set {
-			given++
-		}
-	}
-	switch {
-	case given != 1:
-		return "", nil, errors.New("give exactly one of exists, equals or contains")
-	case in.Exists != nil && !*in.Exists:
-		return "", nil, errors.New("exists must be true (it finds the notes that have the key)")
-	case in.Exists != nil:
-		return "exists", func(fmForms) bool { return true }, nil
-	case in.Equals != nil:
-		return equalsMatcher(key, in.Equals)
-	}
-	return containsMatcher(key, in.Contains)
-}
-
-func equalsMatcher(key string, want any) (string, func(fmForms) bool, error) {
-	eq, err := search.NewFrontmatterEquals(key, want)
-	if err != nil {
-		return "", nil, err
-	}
-	c, _ := search.CanonicalValue(want)
-	return "equals=" + c, func(f fmForms) bool { return eq.MatchForms(f.canon) }, nil
-}
-
-func containsMatcher(key string, want any) (string, func(fmForms) bool, error) {
-	var needle string
-	switch x := want.(type) {
-	case string:
-		needle = strings.ToLower(norm.NFC.String(strings.TrimSpace(x)))
-	case float64:
-		needle, _ = search.CanonicalValue(x)
-	default:
-		return "", nil, fmt.Errorf("contains must be a string or a number, got %T", want)
-	}
-	if isTagsKey(key) {
-		needle = strings.TrimLeft(needle, "#")
-	}
-	if needle == "" {
-		return "", nil, errors.New("contains is empty (use exists: true to find every note with the key)")
-	}
-	return "contains=" + needle, func(f fmForms) bool {
-		return slices.ContainsFunc(f.lower, func(s string) bool { return strings.Contains(s, needle) })
-	}, nil
-}
-
-// lowerForms flattens a value into its scalars for contains: strings
-// lower-cased (NFC already), other scalars in canonical form; maps and
-// nulls add nothing.
-func lowerForms(v any) []string {
-	switch x := v.(type) {
-	case []any:
-		var out []string
-		for _, e := range x {
-			out = append(out, lowerForms(e)...)
-		}
-		return out
-	case string:
-		return []string{strings.ToLower(x)}
-	}
-	if c, ok := search.CanonicalValue(v); ok {
-		return []string{c}
-	}
-	return nil
-}
-
-func isTagsKey(k string) bool {
-	k = strings.ToLower(k)
-	return k == "tags" || k == "tag"
-}
-
-// Cursors are "fm1:<digest>:<last path>", base64url-encoded; the digest
-// ties a cursor to the query that made it.
-const fmCursorVersion = "fm1:"
-
-func fmDigest(parts ...string) string {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return fmt.Sprintf("%016x", h.Sum64())
-}
-
-func fmCursor(digest, lastPath string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(fmCursorVersion + digest + ":" + lastPath))
-}
-
-func parseFMCursor(cursor, digest string) (string, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	rest, ok := strings.CutPrefix(string(raw), fmCursorVersion)
-	if err != nil || !ok {
-		return "", errors.New("invalid cursor: pass next_cursor from the previous page unchanged")
-	}
-	d, last, ok := strings.Cut(rest, ":")
-	if !ok || last == "" {
-		return "", errors.New("invalid cursor: pass next_cursor from the previous page unchanged")
-	}
-	if d != digest {
-		return "", errors.New("cursor belongs to a different query (key, condition or folder changed)")
-	}
-	return last, nil
+	return out, err
 }
 
 // frontmatterSearchOutputSchema gives each match's value (any YAML value)

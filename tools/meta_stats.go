@@ -5,17 +5,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/text/unicode/norm"
 
-	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vaultstats"
 )
 
 // StatsInput is the obsidian_stats request.
@@ -72,9 +68,8 @@ type StatsEmbeddings struct {
 
 // vaultStats is what obsidian_stats computes once per snapshot.
 type vaultStats struct {
-	out    StatsOutput // everything but top_tags and recently_modified_7d
-	mtimes []time.Time // markdown notes, ascending
-	tags   []vault.TagCount
+	st     *vaultstats.Stats
+	engine StatsOutput // the signals, index and embeddings
 }
 
 func (s *Server) addStats(c *metaCache) {
@@ -100,57 +95,30 @@ func (s *Server) addStats(c *metaCache) {
 }
 
 // render adds the parts that depend on the call: top tags and recency.
-func (st *vaultStats) render(top int, now time.Time) StatsOutput {
-	out := st.out
-	out.Signals = slices.Clone(st.out.Signals)
-	out.TopTags = make([]StatsTag, 0, min(top, len(st.tags)))
-	for _, t := range st.tags[:min(top, len(st.tags))] {
+func (v *vaultStats) render(top int, now time.Time) StatsOutput {
+	st := v.st
+	out := StatsOutput{Notes: st.Notes, PDFs: st.PDFs, Attachments: st.Attachments, Bytes: st.Bytes, AttachmentBytes: st.AttachmentBytes,
+		Words: st.Words, NotesWithFrontmatter: st.NotesWithFrontmatter, Orphans: st.Orphans, DeadEnds: st.DeadEnds,
+		BrokenLinks: st.BrokenLinks, UnresolvedTargets: st.UnresolvedTargets, TotalTags: len(st.Tags), Warnings: st.Warnings,
+		LoadedAt: st.LoadedAt.UTC().Format(time.RFC3339), Signals: slices.Clone(v.engine.Signals), SignalErrors: v.engine.SignalErrors,
+		Index: v.engine.Index, Embeddings: v.engine.Embeddings}
+	if len(st.ModTimes) > 0 {
+		out.OldestMtime = st.ModTimes[0].UTC().Format(time.RFC3339)
+		out.NewestMtime = st.ModTimes[len(st.ModTimes)-1].UTC().Format(time.RFC3339)
+	}
+	out.TopTags = make([]StatsTag, 0, min(top, len(st.Tags)))
+	for _, t := range st.Tags[:min(top, len(st.Tags))] {
 		out.TopTags = append(out.TopTags, StatsTag{Tag: t.Tag, Count: t.Count})
 	}
-	since := now.Add(-recentWindowDays * 24 * time.Hour)
-	first, _ := slices.BinarySearchFunc(st.mtimes, since, func(a, b time.Time) int { return a.Compare(b) })
-	out.RecentlyModified7d = len(st.mtimes) - first
+	out.RecentlyModified7d = st.ModifiedSince(now.Add(-recentWindowDays * 24 * time.Hour))
 	return out
 }
 
-// computeStats walks the snapshot once.
+// computeStats counts the engine's snapshot and notes its signals.
 func computeStats(e *search.Engine, tags *vault.TagIndex) *vaultStats {
-	snap, g := e.Snapshot(), e.Graph()
-	st := &vaultStats{}
-	o := &st.out
-	for i, n := range snap.Notes {
-		if n.Kind == vault.KindPDF {
-			o.PDFs++
-			continue
-		}
-		o.Notes++
-		o.Bytes += n.Size
-		o.Words += countWords(n.Body)
-		if len(n.Frontmatter) > 0 {
-			o.NotesWithFrontmatter++
-		}
-		out, in := len(g.Outbound(i)) > 0, len(g.Backlinks(i)) > 0
-		o.Orphans += b2i(!out && !in)
-		o.DeadEnds += b2i(!out && in)
-		st.mtimes = append(st.mtimes, n.ModTime)
-	}
-	slices.SortFunc(st.mtimes, func(a, b time.Time) int { return a.Compare(b) })
-	if len(st.mtimes) > 0 {
-		o.OldestMtime = st.mtimes[0].UTC().Format(time.RFC3339)
-		o.NewestMtime = st.mtimes[len(st.mtimes)-1].UTC().Format(time.RFC3339)
-	}
-	o.Attachments = len(snap.Attachments)
-	for _, a := range snap.Attachments {
-		o.AttachmentBytes += a.Size
-	}
-	o.BrokenLinks, o.UnresolvedTargets = unresolvedCounts(e)
-	st.tags = slices.Clone(tags.Counts(nil))
-	slices.SortStableFunc(st.tags, func(a, b vault.TagCount) int { return b.Count - a.Count })
-	o.TotalTags = len(st.tags)
-	o.Warnings = len(snap.Warnings)
-	o.LoadedAt = snap.LoadedAt.UTC().Format(time.RFC3339)
-	addEngineInfo(o, e)
-	return st
+	v := &vaultStats{st: vaultstats.Compute(e.Snapshot(), e.Graph(), tags)}
+	addEngineInfo(&v.engine, e)
+	return v
 }
 
 func addEngineInfo(o *StatsOutput, e *search.Engine) {
@@ -161,52 +129,4 @@ func addEngineInfo(o *StatsOutput, e *search.Engine) {
 	if info.EmbeddingModel != "" {
 		o.Embeddings = &StatsEmbeddings{Model: info.EmbeddingAlias, ModelID: info.EmbeddingModel, Vectors: info.Vectors}
 	}
-}
-
-// unresolvedCounts returns the unresolved link occurrences and their
-// distinct targets (case-insensitive).
-func unresolvedCounts(e *search.Engine) (links, targets int) {
-	g := e.Graph()
-	seen := map[string]bool{}
-	for _, u := range g.Unresolved() {
-		seen[strings.ToLower(norm.NFC.String(g.UnresolvedTarget(u)))] = true
-	}
-	return len(g.Unresolved()), len(seen)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// countWords approximates the words of a text: runs of non-space
-// characters, and every Han, Hiragana or Katakana character on its own
-// (those scripts do not separate words with spaces).
-func countWords(s string) int {
-	n, inWord := 0, false
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			space := c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'
-			n += b2i(!space && !inWord)
-			inWord = !space
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case analysis.IsCJK(r) && !unicode.Is(unicode.Hangul, r): // Korean puts spaces between words
-			n++
-			inWord = false
-		case unicode.IsSpace(r):
-			inWord = false
-		default:
-			n += b2i(!inWord)
-			inWord = true
-		}
-	}
-	return n
 }

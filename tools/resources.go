@@ -127,8 +127,7 @@ func (s *Server) vaultInfo() VaultInfo {
 		info.BM25 = &BM25Info{K1: p.K1, B: p.B}
 	}
 	info.QueryTextSentTo = e.RemoteEmbeddings()
-	if emb := e.Embeddings(); emb != nil {
-		m := emb.Model()
+	if m, ok := e.EmbeddingModel(); ok {
 		info.EmbeddingModel = m.ID
 		if m.Alias != "" && m.Alias != m.ID {
 			info.EmbeddingModel = m.Alias + " (" + m.ID + ")"

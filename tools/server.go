@@ -113,7 +113,7 @@ func New(e *search.Engine, opts Options) *Server {
 	if slices.Contains(e.Signals(), rankers.SignalBM25) {
 		s.addFullText()
 	}
-	if e.Embeddings() != nil {
+	if _, ok := e.EmbeddingModel(); ok {
 		s.addEmbeddings()
 	}
 	s.addNoteTools()

@@ -84,7 +84,7 @@ func (s *Server) findSimilar(ctx context.Context, cache *simCache, in SimilarInp
 	if err != nil {
 		return SimilarOutput{}, err
 	}
-	allow, err := noteFilter(snap, in.Folder)
+	allow, err := search.FolderFilter(snap, in.Folder)
 	if err != nil {
 		return SimilarOutput{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enquire-mcp/enquire-mcp/contextpack"
 	"github.com/enquire-mcp/enquire-mcp/search"
 )
 
@@ -52,8 +53,8 @@ func contextPackInputSchema() *jsonschema.Schema {
 	s := inputSchema[ContextPackInput]()
 	p := s.Properties
 	p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(search.MaxQueryRunes)
-	setRange(p["budget_tokens"], packMinBudget, packMaxBudget, packDefaultBudget)
-	setRange(p["max_notes"], 1, packMaxNotes, packDefaultNotes)
+	setRange(p["budget_tokens"], contextpack.MinBudget, contextpack.MaxBudget, contextpack.DefaultBudget)
+	setRange(p["max_notes"], 1, contextpack.MaxNotes, contextpack.DefaultNotes)
 	p["include_backlinks"].Types, p["include_backlinks"].Type = nil, "boolean"
 	p["include_backlinks"].Default = jsonRaw(`true`)
 	p["granularity"].Enum = []any{search.GranularityNote, search.GranularityBlock}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/enquire-mcp/enquire-mcp/textsearch"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
@@ -124,58 +125,6 @@ func TestSearchTextErrors(t *testing.T) {
 	}
 }
 
-func TestFoldCase(t *testing.T) {
-	for _, s := range []string{"", "abc", "ABC déjà ÉTÉ", "İstanbul K (Kelvin) ẞ", "中文 ÀÉÎ", "bad \xff byte"} {
-		f := foldCase(s)
-		if len(f) != len(s) {
-			t.Fatalf("foldCase(%q) = %q changes the length", s, f)
-		}
-	}
-	if got := foldCase("ABC Déjà"); got != "abc déjà" {
-		t.Fatalf("foldCase = %q", got)
-	}
-	s := "already lower"
-	if got := foldCase(s); got != s {
-		t.Fatal("unchanged text must come back as is")
-	}
-}
-
-func TestLineWindow(t *testing.T) {
-	if got := lineWindow("short line", 3); got != "short line" {
-		t.Fatalf("short: %q", got)
-	}
-	long := strings.Repeat("é", 300) + "NEEDLE" + strings.Repeat("x", 300)
-	got := lineWindow(long, strings.Index(long, "NEEDLE"))
-	if !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") || !strings.Contains(got, "NEEDLE") || !utf8.ValidString(got) {
-		t.Fatalf("window %q", got)
-	}
-	if n := utf8.RuneCountInString(got); n > lineWindowRunes+2 {
-		t.Fatalf("window of %d characters", n)
-	}
-	start := lineWindow(strings.Repeat("y", 500), 0)
-	if strings.HasPrefix(start, "…") || !strings.HasSuffix(start, "…") {
-		t.Fatalf("window at the start %q", start)
-	}
-}
-
-func TestCountWords(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int
-	}{
-		{"", 0},
-		{"one two  three\nfour", 4},
-		{"  leading and trailing  ", 3},
-		{"déjà vu", 2},
-		{"机器学习 is 4+1", 6},
-		{"日本語メモ", 5},
-	} {
-		if got := countWords(tt.in); got != tt.want {
-			t.Errorf("countWords(%q) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
 // BenchmarkMetaTools times the metadata and text-search handlers without
 // the MCP round trip.
 func BenchmarkMetaTools(b *testing.B) {
@@ -185,36 +134,39 @@ func BenchmarkMetaTools(b *testing.B) {
 	c := &metaCache{}
 	d := c.get(e)
 	start := time.Now()
-	d.foldedBodies()
+	d.textIndex()
 	d.vaultStats()
-	d.keyIndex()
+	d.frontmatterIndex().Build()
 	b.Logf("%d notes; derived data built in %v", len(snap.Notes), time.Since(start))
 	for _, bc := range []struct {
 		name string
 		run  func() error
 	}{
-		{"search_text/phrase", func() error { _, err := searchText(ctx, d, SearchTextInput{Query: "memory safety"}); return err }},
-		{"search_text/phrase-common", func() error { _, err := searchText(ctx, d, SearchTextInput{Query: "the"}); return err }},
+		{"search_text/phrase", func() error {
+			_, err := searchText(ctx, d.textIndex(), SearchTextInput{Query: "memory safety"})
+			return err
+		}},
+		{"search_text/phrase-common", func() error { _, err := searchText(ctx, d.textIndex(), SearchTextInput{Query: "the"}); return err }},
 		{"search_text/case-sensitive", func() error {
-			_, err := searchText(ctx, d, SearchTextInput{Query: "Windows", CaseSensitive: true})
+			_, err := searchText(ctx, d.textIndex(), SearchTextInput{Query: "Windows", CaseSensitive: true})
 			return err
 		}},
 		{"search_text/all", func() error {
-			_, err := searchText(ctx, d, SearchTextInput{Query: "process memory", Mode: "all"})
+			_, err := searchText(ctx, d.textIndex(), SearchTextInput{Query: "process memory", Mode: "all"})
 			return err
 		}},
 		{"search_text/any", func() error {
-			_, err := searchText(ctx, d, SearchTextInput{Query: "kernel heap stack", Mode: "any"})
+			_, err := searchText(ctx, d.textIndex(), SearchTextInput{Query: "kernel heap stack", Mode: "any"})
 			return err
 		}},
 		{"search_text/regex", func() error {
-			_, err := searchText(ctx, d, SearchTextInput{Query: `CVE-\d{4}-\d+`, Regex: true})
+			_, err := searchText(ctx, d.textIndex(), SearchTextInput{Query: `CVE-\d{4}-\d+`, Regex: true})
 			return err
 		}},
 		{"list_tags", func() error { _, err := listTags(d, ListTagsInput{}); return err }},
 		{"list_tags/folder", func() error { _, err := listTags(d, ListTagsInput{Folder: "a"}); return err }},
 		{"frontmatter_search", func() error {
-			_, err := frontmatterSearch(ctx, d, FrontmatterSearchInput{Key: "tags", Contains: "security"})
+			_, err := frontmatterSearch(ctx, d.frontmatterIndex(), FrontmatterSearchInput{Key: "tags", Contains: "security"})
 			return err
 		}},
 		{"stats", func() error { d.vaultStats().render(10, time.Now()); return nil }},
@@ -226,32 +178,6 @@ func BenchmarkMetaTools(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-func TestRegexLiterals(t *testing.T) {
-	for _, tt := range []struct {
-		pattern string
-		cs      bool
-		want    []string
-	}{
-		{`CVE-\d{4}-\d+`, true, []string{"cve-"}},
-		{`foo|BAR`, false, []string{"foo", "bar"}},
-		{`a*bc`, true, []string{"bc"}},
-		{`(abc)+def`, true, []string{"abc"}},
-		{`x?y?z`, true, []string{"z"}},
-		{`\d+`, true, nil},
-		{`foo|\d`, true, nil},
-		{`kelvin`, false, []string{"elvin"}}, // k also matches the Kelvin sign, which folds differently
-		{`kelvin`, true, []string{"kelvin"}},
-	} {
-		m, err := newRegexMatcher(tt.pattern, tt.cs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := m.(regexMatcher).literals; !slices.Equal(got, tt.want) {
-			t.Errorf("literals(%q, case_sensitive=%v) = %q, want %q", tt.pattern, tt.cs, got, tt.want)
-		}
 	}
 }
 
@@ -295,7 +221,7 @@ func TestSearchTextEdgeCases(t *testing.T) {
 		t.Fatalf("counts %+v", out)
 	}
 	w := out.Notes[2].Matches[0].Text
-	if !strings.HasPrefix(w, "…") || !strings.HasSuffix(w, "…") || !strings.Contains(w, "NEEDLE") || utf8.RuneCountInString(w) > lineWindowRunes+2 {
+	if !strings.HasPrefix(w, "…") || !strings.HasSuffix(w, "…") || !strings.Contains(w, "NEEDLE") || utf8.RuneCountInString(w) > textsearch.WindowRunes+2 {
 		t.Fatalf("window %q", w)
 	}
 }

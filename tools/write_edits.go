@@ -237,7 +237,7 @@ func danglingLinks(e *search.Engine, rel string) (int, []string) {
 		return 0, []string{}
 	}
 	count, from, last := 0, []string{}, -1
-	for _, edge := range e.Graph().Backlinks(id) {
+	for _, edge := range e.Backlinks(id) {
 		if edge.From == id || hiddenPath(snap, snap.Notes[edge.From].Path) {
 			continue
 		}

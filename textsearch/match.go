@@ -1,4 +1,4 @@
-package tools
+package textsearch
 
 import (
 	"errors"
@@ -14,19 +14,19 @@ import (
 )
 
 // newTextMatcher compiles the query for its mode. A literal query is NFC
-// (like the bodies) and, unless case_sensitive, case-folded like them.
-func newTextMatcher(in SearchTextInput) (textMatcher, error) {
-	if in.Regex {
-		return newRegexMatcher(in.Query, in.CaseSensitive)
+// (like the bodies) and, unless case-sensitive, case-folded like them.
+func newTextMatcher(q Query) (textMatcher, error) {
+	if q.Regex {
+		return newRegexMatcher(q.Text, q.CaseSensitive)
 	}
-	query := norm.NFC.String(in.Query)
-	if !in.CaseSensitive {
-		query = foldCase(query)
+	query := norm.NFC.String(q.Text)
+	if !q.CaseSensitive {
+		query = FoldCase(query)
 	}
-	switch in.Mode {
-	case textModeAll:
+	switch q.Mode {
+	case ModeAll:
 		return allMatcher{terms: uniqueTerms(query)}, nil
-	case textModeAny:
+	case ModeAny:
 		return anyMatcher{terms: uniqueTerms(query)}, nil
 	}
 	return phraseMatcher{needle: query}, nil
@@ -39,8 +39,8 @@ func uniqueTerms(q string) []string {
 }
 
 func newRegexMatcher(pattern string, caseSensitive bool) (textMatcher, error) {
-	if len(pattern) > maxRegexBytes {
-		return nil, fmt.Errorf("regex is longer than %d bytes", maxRegexBytes)
+	if len(pattern) > MaxRegexBytes {
+		return nil, fmt.Errorf("regex is longer than %d bytes", MaxRegexBytes)
 	}
 	flags := "(?m)"
 	if !caseSensitive {
@@ -61,7 +61,7 @@ func newRegexMatcher(pattern string, caseSensitive bool) (textMatcher, error) {
 }
 
 // requiredLiterals returns strings, case-folded like the bodies (see
-// foldCase), one of which occurs in every match of re; nil when none can
+// FoldCase), one of which occurs in every match of re; nil when none can
 // be derived. A note whose folded body holds none of them cannot match.
 func requiredLiterals(re *syntax.Regexp) []string {
 	switch re.Op {
@@ -125,25 +125,25 @@ func safeLiteral(re *syntax.Regexp) string {
 			best = string(cur)
 		}
 	}
-	return foldCase(best)
+	return FoldCase(best)
 }
 
 // stableFold reports whether every case variant of r folds to the same
 // string as r.
 func stableFold(r rune) bool {
-	want := foldCase(string(r))
+	want := FoldCase(string(r))
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if foldCase(string(f)) != want {
+		if FoldCase(string(f)) != want {
 			return false
 		}
 	}
 	return true
 }
 
-// foldCase lower-cases the letters of s whose lower case has the same
+// FoldCase lower-cases the letters of s whose lower case has the same
 // UTF-8 length, so byte offsets in the result are offsets in s. s is
 // returned as is when nothing changes.
-func foldCase(s string) string {
+func FoldCase(s string) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]

@@ -1,4 +1,6 @@
-package tools
+// Package linksuggest finds the notes a missing link target most likely
+// meant: the notes whose name, title or alias is closest to it.
+package linksuggest
 
 import (
 	"cmp"
@@ -7,14 +9,11 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// linkSuggestPool is how many candidates, best by trigram overlap, are
-// compared by edit distance for one suggestion.
-const linkSuggestPool = 64
-
-// linkSuggester finds the notes whose name, title or alias is closest to
+// Suggester finds the notes whose name, title or alias is closest to
 // a missing link target, fast enough to run for every unresolved link of
 // a page (the snapshot's Suggest compares every note by edit distance,
 // tens of milliseconds on a large vault). Candidates come from a trigram
@@ -22,24 +21,25 @@ const linkSuggestPool = 64
 // distance, with the same acceptance rule as the snapshot's Suggest
 // (distance at most max(len/2, 3), or the text contains the target).
 // Immutable after construction; safe for concurrent use.
-type linkSuggester struct {
+type Suggester struct {
 	snap  *vault.Snapshot
-	cands []linkSuggestCand
+	cands []candidate
 	// The candidates holding trigram g are postings[start[id]:start[id+1]]
 	// (ascending), where id = gramIDs[g].
 	gramIDs  map[uint64]int32
 	start    []int32
 	postings []int32
-	pool     sync.Pool // *linkSuggestScratch
+	pool     sync.Pool // *scratch
+	titles   sync.Map  // lower-cased target → []string, see Titles
 }
 
-// linkSuggestCand is one lower-cased name, title or alias of a note.
-type linkSuggestCand struct {
+// candidate is one lower-cased name, title or alias of a note.
+type candidate struct {
 	note int32
 	text string
 }
 
-type linkSuggestScratch struct {
+type scratch struct {
 	count   []uint16
 	touched []int32
 	buckets [][]int32
@@ -50,8 +50,9 @@ type linkSuggestScratch struct {
 	other   []rune
 }
 
-func newLinkSuggester(snap *vault.Snapshot) *linkSuggester {
-	s := &linkSuggester{snap: snap, gramIDs: map[uint64]int32{}}
+// New indexes the names, titles and aliases of the snapshot's notes.
+func New(snap *vault.Snapshot) *Suggester {
+	s := &Suggester{snap: snap, gramIDs: map[uint64]int32{}}
 	for i, n := range snap.Notes {
 		texts := append([]string{n.Name(), n.Title}, n.Aliases...)
 		for k, t := range texts {
@@ -59,14 +60,14 @@ func newLinkSuggester(snap *vault.Snapshot) *linkSuggester {
 			if t == "" || slices.ContainsFunc(texts[:k], func(o string) bool { return strings.EqualFold(strings.TrimSpace(o), t) }) {
 				continue
 			}
-			s.cands = append(s.cands, linkSuggestCand{note: int32(i), text: t})
+			s.cands = append(s.cands, candidate{note: int32(i), text: t})
 		}
 	}
 	// Two passes build the compact postings: count, then fill.
 	var counts []int32
 	var buf []uint64
 	for _, c := range s.cands {
-		buf = suggestTrigrams(c.text, buf[:0])
+		buf = trigrams(c.text, buf[:0])
 		for _, g := range buf {
 			id, ok := s.gramIDs[g]
 			if !ok {
@@ -84,19 +85,19 @@ func newLinkSuggester(snap *vault.Snapshot) *linkSuggester {
 	s.postings = make([]int32, s.start[len(counts)])
 	fill := slices.Clone(s.start[:len(counts)])
 	for ci, c := range s.cands {
-		buf = suggestTrigrams(c.text, buf[:0])
+		buf = trigrams(c.text, buf[:0])
 		for _, g := range buf {
 			id := s.gramIDs[g]
 			s.postings[fill[id]] = int32(ci)
 			fill[id]++
 		}
 	}
-	s.pool.New = func() any { return &linkSuggestScratch{count: make([]uint16, len(s.cands))} }
+	s.pool.New = func() any { return &scratch{count: make([]uint16, len(s.cands))} }
 	return s
 }
 
 // holding returns the candidates holding a trigram.
-func (s *linkSuggester) holding(g uint64) []int32 {
+func (s *Suggester) holding(g uint64) []int32 {
 	id, ok := s.gramIDs[g]
 	if !ok {
 		return nil
@@ -104,9 +105,9 @@ func (s *linkSuggester) holding(g uint64) []int32 {
 	return s.postings[s.start[id]:s.start[id+1]]
 }
 
-// suggestTrigrams appends the distinct trigrams of s, padded at both ends, each
+// trigrams appends the distinct trigrams of s, padded at both ends, each
 // packed as three 21-bit runes.
-func suggestTrigrams(s string, out []uint64) []uint64 {
+func trigrams(s string, out []uint64) []uint64 {
 	var w [3]rune // w[0] = 0: the padding rune
 	n := 0
 	push := func(r rune) {
@@ -126,9 +127,9 @@ func suggestTrigrams(s string, out []uint64) []uint64 {
 	return out
 }
 
-// suggestRef turns a link target or title into the text suggestions
+// normalize turns a link target or title into the text suggestions
 // compare: lower case, without ".md" or folders.
-func suggestRef(ref string) string {
+func normalize(ref string) string {
 	ref = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(ref), ".md"))
 	return strings.TrimSpace(ref[strings.LastIndexByte(ref, '/')+1:])
 }
@@ -136,12 +137,12 @@ func suggestRef(ref string) string {
 // Suggest returns up to limit note ids whose name, title or alias is
 // closest to ref, best first (smaller distance, more shared trigrams,
 // then path order).
-func (s *linkSuggester) Suggest(ref string, limit int) []int {
-	q := suggestRef(ref)
+func (s *Suggester) Suggest(ref string, limit int) []int {
+	q := normalize(ref)
 	if q == "" || limit <= 0 {
 		return nil
 	}
-	sc := s.pool.Get().(*linkSuggestScratch)
+	sc := s.pool.Get().(*scratch)
 	defer s.pool.Put(sc)
 	pool := s.overlap(sc, q)
 	bound := max(utf8.RuneCountInString(q)/2, 3)
@@ -179,12 +180,30 @@ func (s *linkSuggester) Suggest(ref string, limit int) []int {
 	return out
 }
 
+// Titles returns up to 3 distinct titles of the notes closest to a
+// missing link target (of its 6 closest notes: two notes may share a
+// title), cached per target. The slice is shared: do not modify it.
+func (s *Suggester) Titles(target string) []string {
+	key := strings.ToLower(strings.TrimSpace(target))
+	if v, ok := s.titles.Load(key); ok {
+		return v.([]string)
+	}
+	out := []string{}
+	for _, id := range s.Suggest(key, 6) {
+		if t := s.snap.Notes[id].Title; !slices.Contains(out, t) && len(out) < 3 {
+			out = append(out, t)
+		}
+	}
+	s.titles.Store(key, out)
+	return out
+}
+
 // overlap counts shared trigrams per candidate and returns the
-// linkSuggestPool candidates sharing the most (ties by candidate order).
+// rankers.LinkSuggestPool candidates sharing the most (ties by candidate order).
 // sc.count and sc.touched stay filled for the caller to reset.
-func (s *linkSuggester) overlap(sc *linkSuggestScratch, q string) []int32 {
+func (s *Suggester) overlap(sc *scratch, q string) []int32 {
 	sc.touched = sc.touched[:0]
-	sc.grams = suggestTrigrams(q, sc.grams[:0])
+	sc.grams = trigrams(q, sc.grams[:0])
 	for _, g := range sc.grams {
 		for _, c := range s.holding(g) {
 			if sc.count[c] == 0 {
@@ -204,17 +223,17 @@ func (s *linkSuggester) overlap(sc *linkSuggestScratch, q string) []int32 {
 		sc.buckets[sc.count[c]] = append(sc.buckets[sc.count[c]], c)
 	}
 	var pool []int32
-	for k := top; k > 0 && len(pool) < linkSuggestPool; k-- {
+	for k := top; k > 0 && len(pool) < rankers.LinkSuggestPool; k-- {
 		b := sc.buckets[k]
 		slices.Sort(b)
-		pool = append(pool, b[:min(len(b), linkSuggestPool-len(pool))]...)
+		pool = append(pool, b[:min(len(b), rankers.LinkSuggestPool-len(pool))]...)
 	}
 	return pool
 }
 
 // distance is the Levenshtein distance over runes, or bound+1 as soon as
 // it must exceed bound.
-func (sc *linkSuggestScratch) distance(a, b string, bound int) int {
+func (sc *scratch) distance(a, b string, bound int) int {
 	sc.target, sc.other = sc.target[:0], sc.other[:0]
 	for _, r := range a {
 		sc.target = append(sc.target, r)
@@ -223,7 +242,7 @@ func (sc *linkSuggestScratch) distance(a, b string, bound int) int {
 		sc.other = append(sc.other, r)
 	}
 	ra, rb := sc.target, sc.other
-	if suggestAbs(len(ra)-len(rb)) > bound {
+	if abs(len(ra)-len(rb)) > bound {
 		return bound + 1
 	}
 	sc.prev = slices.Grow(sc.prev[:0], len(rb)+1)[:len(rb)+1]
@@ -251,7 +270,7 @@ func (sc *linkSuggestScratch) distance(a, b string, bound int) int {
 	return prev[len(rb)]
 }
 
-func suggestAbs(x int) int {
+func abs(x int) int {
 	if x < 0 {
 		return -x
 	}
