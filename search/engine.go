@@ -196,13 +196,6 @@ func (e *Engine) Snapshot() *vault.Snapshot { return e.snap }
 // unresolved links) that Backlinks and Outbound do not.
 func (e *Engine) Graph() *graph.Graph { return e.graph }
 
-// Embeddings returns the dense signal, or nil when it is not loaded.
-//
-// Deprecated: it hands out the engine's ranker; use EmbeddingModel,
-// NoteCentroids or Info. Kept until its last callers outside this
-// package move.
-func (e *Engine) Embeddings() *rankers.Embeddings { return e.dense() }
-
 // dense returns the dense signal, or nil when it is not loaded.
 func (e *Engine) dense() *rankers.Embeddings {
 	for _, r := range e.rankers {
@@ -213,17 +206,15 @@ func (e *Engine) dense() *rankers.Embeddings {
 	return nil
 }
 
-// Chunks returns the chunks of a note.
-//
-// Deprecated: it hands out the engine's chunks; use HitChunk, GetChunk
-// or Info. Kept until its last callers outside this package move.
-func (e *Engine) Chunks(note int) []chunk.Chunk { return e.chunks[note] }
-
-// TFIDF returns the always-on lexical ranker.
-//
-// Deprecated: it hands out the engine's ranker; use Search, HitChunk or
-// NoteVectors. Kept until its last callers outside this package move.
-func (e *Engine) TFIDF() *rankers.TFIDF { return e.tfidf }
+// VectorStamp is the index's vector stamp as the loaded vectors were read:
+// a poll that finds the same stamp has nothing new to load. It is "" without
+// embeddings or when the stamp is unknown.
+func (e *Engine) VectorStamp() string {
+	if emb := e.dense(); emb != nil {
+		return emb.Stamp()
+	}
+	return ""
+}
 
 // EmbeddingModel identifies the model of the loaded note vectors; ok is
 // false without embeddings.

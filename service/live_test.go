@@ -16,6 +16,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/embed"
 	"github.com/enquire-mcp/enquire-mcp/embed/models"
 	"github.com/enquire-mcp/enquire-mcp/index"
+	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
@@ -269,8 +270,8 @@ func consistent(e *search.Engine, res *search.Result) error {
 		if !ok || i != h.Note {
 			return fmt.Errorf("hit %s (note %d) is not in the snapshot that answered", h.Path, h.Note)
 		}
-		if h.Chunk >= len(e.Chunks(i)) {
-			return fmt.Errorf("hit %s chunk %d of %d", h.Path, h.Chunk, len(e.Chunks(i)))
+		if _, ok := e.HitChunk(context.Background(), h, ""); h.Chunk != rankers.NoChunk && !ok {
+			return fmt.Errorf("hit %s chunk %d is not one of its note's chunks", h.Path, h.Chunk)
 		}
 	}
 	return nil
@@ -342,7 +343,7 @@ func TestLiveEmbeddings(t *testing.T) {
 	cfg := testConfig(t, root, filepath.Join(t.TempDir(), "live.db"))
 	cfg.BuildEmbeddings = "builtin"
 	lv := startLiveWith(t, cfg, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
-	if lv.engine().Embeddings() == nil {
+	if _, ok := lv.engine().EmbeddingModel(); !ok {
 		t.Fatal("no embeddings signal at start")
 	}
 	m := vaulttest.NewMutator(t, root, 31)
@@ -357,7 +358,7 @@ func TestLiveEmbeddings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, exp := lv.engine().Embeddings().Len(), want.eng.Embeddings().Len(); got != exp {
+		if got, exp := lv.engine().Info().Vectors, want.eng.Info().Vectors; got != exp {
 			t.Fatalf("batch %d: %d vectors live, %d fresh", batch, got, exp)
 		}
 		if diff := enginetest.Diff(ctx, lv.engine(), want.eng, enginetest.Queries); diff != "" {

@@ -83,7 +83,7 @@ func TestResumeVectors(t *testing.T) {
 		if !strings.HasPrefix(l.started, s.wantStart) || !strings.Contains(l.vecWhy, s.wantWhy) || (s.wantWhy == "") != (l.vecWhy == "") {
 			t.Fatalf("%s: started from %q, vectors %q; want %q…, %q", s.name, l.started, l.vecWhy, s.wantStart, s.wantWhy)
 		}
-		if emb := l.eng.Embeddings(); emb == nil || emb.Len() == 0 {
+		if l.eng.Info().Vectors == 0 {
 			t.Fatalf("%s: no vectors", s.name)
 		}
 		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {

@@ -36,8 +36,8 @@ func (f *vectorFollower) sawEngine(l *Vault, e *search.Engine) {
 	if l.ix == nil {
 		return
 	}
-	if emb := e.Embeddings(); emb != nil && emb.Stamp() != "" {
-		f.seen = emb.Stamp()
+	if stamp := e.VectorStamp(); stamp != "" {
+		f.seen = stamp
 		return
 	}
 	if stamp, err := l.ix.VectorStamp(context.Background()); err == nil {
@@ -92,8 +92,8 @@ func (l *Vault) refreshVectors(ctx context.Context, now time.Time) bool {
 	eng := l.eng.WithVectors(ctx, opts)
 	l.swap(eng)
 	f.seen, f.loadedAt = stamp, now
-	if emb := eng.Embeddings(); emb != nil {
-		l.logger.Info("vectors read anew from the index", "chunks", emb.Len(), "model", opts.EmbedderAlias)
+	if info := eng.Info(); info.EmbeddingModel != "" {
+		l.logger.Info("vectors read anew from the index", "chunks", info.Vectors, "model", opts.EmbedderAlias)
 	}
 	return true
 }

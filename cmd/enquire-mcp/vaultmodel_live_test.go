@@ -18,19 +18,19 @@ func TestLiveVaultModel(t *testing.T) {
 	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
 	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, buildEmbeddings: "vault"}
 	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
-	emb := lv.engine().Embeddings()
-	if emb == nil {
+	model, ok := lv.engine().EmbeddingModel()
+	if !ok {
 		t.Fatal("no embeddings signal at start")
 	}
-	id := emb.Model().ID
+	id := model.ID
 	m := vaulttest.NewMutator(t, root, 7)
 	for batch := range 3 {
 		for range 3 {
 			m.Step()
 		}
 		lv.settle(t, root, batch)
-		if got := lv.engine().Embeddings().Model().ID; got != id {
-			t.Fatalf("batch %d: model %s, want %s (live changes must not refit)", batch, got, id)
+		if got, _ := lv.engine().EmbeddingModel(); got.ID != id {
+			t.Fatalf("batch %d: model %s, want %s (live changes must not refit)", batch, got.ID, id)
 		}
 		missing, err := lv.l.Index().ChunksWithoutVectors(ctx)
 		if err != nil {
