@@ -10,7 +10,7 @@ import (
 // takes them per call; the product's values are rankers.BM25K1 and
 // rankers.BM25B (rankers/tuning.go, with the ranking constants). The
 // column weights are not parameters but part of the index
-// (columnWeights): the in-memory copy holds counts weighted with them.
+// (DefaultFieldWeights): the in-memory copy holds counts weighted with them.
 type BM25Params struct {
 	K1, B float64
 }
@@ -24,16 +24,48 @@ func (p BM25Params) validate() error {
 	return nil
 }
 
-// columnWeights weight the FTS5 columns title, aliases, headings, tags,
-// body, cjk (the table's order): a word in the title or an alias says
-// most about a note. The one copy of BM25's column weights. Integer
-// weights make weighted counts exact (a chunk of a few hundred words
-// weighs far below the uint16 bound of the in-memory copy; a row over it
-// fails the copy's build, and searches read SQLite instead).
-var columnWeights = [...]struct {
+// FieldWeights scale how much one occurrence of a term counts in each part
+// of a note: a word in the title says more about the note than one in
+// passing. Both lexical signals weigh fields with them: BM25 through the
+// FTS5 column weights (columnWeightsOf) and TF-IDF (rankers, which names
+// this type rankers.FieldWeights). They live here, not with the other
+// ranking constants in rankers, because BM25's are part of the index (the
+// in-memory copy holds counts weighted with them) and rankers imports
+// index.
+type FieldWeights struct {
+	Title, Aliases, Headings, Tags, Properties, Body float32
+}
+
+// DefaultFieldWeights returns the per-field weights obsidian_search uses,
+// the one copy of them: a word in the title or an alias says most about a
+// note. They are integers, so that BM25's weighted counts are exact (a
+// chunk of a few hundred words weighs far below the uint16 bound of the
+// in-memory copy; a row over it fails the copy's build, and searches read
+// SQLite instead).
+func DefaultFieldWeights() FieldWeights {
+	return FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 2, Properties: 1, Body: 1}
+}
+
+// column is one FTS5 column of the index and its BM25 weight.
+type column struct {
 	name   string
 	weight uint32
-}{{"title", 3}, {"aliases", 3}, {"headings", 2}, {"tags", 2}, {"body", 1}, {"cjk", 1}}
+}
+
+// columnWeights weight the FTS5 columns title, aliases, headings, tags,
+// body, cjk (the table's order) with DefaultFieldWeights.
+var columnWeights = columnWeightsOf(DefaultFieldWeights())
+
+// columnWeightsOf maps field weights onto the FTS5 columns. The cjk
+// column holds the body's CJK grams, so it weighs as the body (the grams
+// of a title, alias or heading are in that field's own column); frontmatter
+// properties have no column of their own.
+func columnWeightsOf(fw FieldWeights) [6]column {
+	return [...]column{
+		{"title", uint32(fw.Title)}, {"aliases", uint32(fw.Aliases)}, {"headings", uint32(fw.Headings)},
+		{"tags", uint32(fw.Tags)}, {"body", uint32(fw.Body)}, {"cjk", uint32(fw.Body)},
+	}
+}
 
 // columnWeight returns the weight and the position of a column by name.
 func columnWeight(col string) (w uint32, pos int, ok bool) {
