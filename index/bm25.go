@@ -85,26 +85,26 @@ type postings[F uint16 | uint32] struct {
 	freq []F
 	// n, when not 0, is how many rows hold the phrase in all: rows are
 	// then only some of them (the in-memory copy's base or added rows,
-	// memdelta.go). 0: len(rows).
+	// postingsdelta.go). 0: len(rows).
 	n int64
 }
 
-// bm25 scores one query over one snapshot: the parameters and the
+// scorer scores one query over one snapshot: the parameters and the
 // snapshot's row count and mean row length in tokens.
-type bm25 struct {
+type scorer struct {
 	k1, b, avgdl float64
 	nRow         int64
 }
 
-// newBM25 readies the scoring of a snapshot of nRow rows holding nToken
+// newScorer readies the scoring of a snapshot of nRow rows holding nToken
 // tokens in all.
-func newBM25(p BM25Params, nRow, nToken int64) bm25 {
-	return bm25{k1: p.K1, b: p.B, avgdl: float64(nToken) / float64(nRow), nRow: nRow}
+func newScorer(p BM25Params, nRow, nToken int64) scorer {
+	return scorer{k1: p.K1, b: p.B, avgdl: float64(nToken) / float64(nRow), nRow: nRow}
 }
 
 // idf is the inverse document frequency of a phrase nHit rows hold, at
 // least 1e-6 (as in bm25()).
-func (s bm25) idf(nHit int64) float64 {
+func (s scorer) idf(nHit int64) float64 {
 	idf := math.Log((float64(s.nRow-nHit) + 0.5) / (float64(nHit) + 0.5))
 	if idf <= 0 {
 		idf = 1e-6
@@ -127,7 +127,7 @@ func (s bm25) idf(nHit int64) float64 {
 // so that at FTS5's k1 and b the scores are bit-identical to bm25()'s.
 // It returns touched with every row it scored first appended (acc must be
 // 0 where it has not scored).
-func accumulate[F uint16 | uint32](s bm25, phrases []postings[F], size []uint32, acc []float64, touched []uint32) []uint32 {
+func accumulate[F uint16 | uint32](s scorer, phrases []postings[F], size []uint32, acc []float64, touched []uint32) []uint32 {
 	for _, p := range phrases {
 		if len(p.rows) == 0 {
 			continue

@@ -52,7 +52,7 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	params := index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}
 	var qerr error
 	for _, q := range []string{"photosynthesis chlorophyll light", "sourdough hydration", "garden tomato", "python graph search", "levain"} {
-		if qerr = l.ix.Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
+		if qerr = l.ix.BM25().Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
 			break
 		}
 	}
@@ -61,8 +61,8 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	if err := l.ix.WaitHealed(wctx); err != nil || l.ix.Damaged() != nil {
-		t.Fatalf("not healed: %v %v", err, l.ix.Damaged())
+	if err := l.ix.Health().WaitHealed(wctx); err != nil || l.ix.Health().Damaged() != nil {
+		t.Fatalf("not healed: %v %v", err, l.ix.Health().Damaged())
 	}
 	files, err := l.ix.Files(ctx)
 	if err != nil {
@@ -154,7 +154,7 @@ func fixtureHits(t *testing.T, root, path string) string {
 	defer ix.Close()
 	var b strings.Builder
 	for _, q := range damageQueries {
-		err := ix.Search(context.Background(), q, 20, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(h index.Hit) bool {
+		err := ix.BM25().Search(context.Background(), q, 20, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(h index.Hit) bool {
 			fmt.Fprintf(&b, "%s %s#%d %.6f\n", q, h.Path, h.Chunk, h.Score)
 			return true
 		})

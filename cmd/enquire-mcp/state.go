@@ -192,7 +192,7 @@ func (l *loaded) adoptMem(ctx context.Context, saved *search.Engine) {
 		l.memWhy = "no index"
 		return
 	}
-	why, err := saved.AdoptSavedMem(ctx, l.ix)
+	why, err := saved.AdoptSavedPostings(ctx, l.ix)
 	if err != nil {
 		why = err.Error()
 	}
@@ -211,7 +211,7 @@ func (l *loaded) adoptVectors(ctx context.Context, saved *search.Engine) {
 	if opts.Index == nil || opts.IndexErr != nil {
 		return
 	}
-	if stored, _, err := l.ix.EmbeddingModel(ctx); err != nil || stored == "" {
+	if stored, _, err := l.ix.Vectors().Model(ctx); err != nil || stored == "" {
 		return // no vectors to read either way
 	}
 	l.vecWhy = saved.AdoptSavedVectors(ctx, l.ix, opts.Embedder, opts.EmbedderAlias)
@@ -244,11 +244,11 @@ func (v *vaultFlags) prepareStateOnce(ctx context.Context, stderr io.Writer) (ho
 		return "", false, err
 	}
 	defer l.Close()
-	if l.ix != nil && (l.ix.Damaged() != nil || l.healed.Load()) {
-		if err := l.ix.WaitHealed(ctx); err != nil {
+	if l.ix != nil && (l.ix.Health().Damaged() != nil || l.healed.Load()) {
+		if err := l.ix.Health().WaitHealed(ctx); err != nil {
 			return "", false, err
 		}
-		if err := l.ix.Damaged(); err != nil {
+		if err := l.ix.Health().Damaged(); err != nil {
 			return "", false, fmt.Errorf("rebuilding the damaged index: %w", err)
 		}
 		return "", true, nil
@@ -307,7 +307,7 @@ func (l *loaded) saveState(eng *search.Engine, key, path string) error {
 		// The state carries the in-memory BM25 copy, so that the next
 		// start need not build it (6.7 s of CPU at 107,000 notes); its
 		// build's garbage is returned below too.
-		if err := l.ix.EnsureMem(context.Background()); err != nil {
+		if err := l.ix.BM25().EnsurePostings(context.Background()); err != nil {
 			l.logger.Warn("in-memory BM25 copy not built; the state is saved without it", "err", err)
 		}
 	}

@@ -38,11 +38,11 @@ func TestWarmStartBM25Copy(t *testing.T) {
 		if skipped := l.sync.Duration == 0; skipped != (l.fromState && l.changedSince == 0 && l.memWhy == "") {
 			t.Fatalf("started from %q, BM25 copy %q: sync skipped %v", l.warm, l.memWhy, skipped)
 		}
-		before := l.ix.MemSearches()
+		before := l.ix.BM25().PostingsSearches()
 		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {
 			t.Fatalf("started from %q: differs from a fresh start: %s", l.warm, d)
 		}
-		if fromMem && l.ix.MemSearches() == before {
+		if fromMem && l.ix.BM25().PostingsSearches() == before {
 			t.Fatalf("started from %q: no search answered from memory", l.warm)
 		}
 		if err := l.Close(); err != nil { // saves the state when a save is due

@@ -477,7 +477,7 @@ func (l *loaded) embed(ctx context.Context, src index.Source, alias string, relo
 	if model == nil {
 		return nil, nil
 	}
-	if _, err := l.ix.BuildEmbeddings(ctx, src, model, alias, 0, nil); err != nil {
+	if _, err := l.ix.Vectors().Build(ctx, src, model, alias, 0, nil); err != nil {
 		return nil, err
 	}
 	return model, nil
@@ -491,7 +491,7 @@ func remoteModel(alias string) bool {
 // the one --embedding-model names, which must be the same); nothing when
 // the index holds no vectors.
 func (v *vaultFlags) loadEmbedder(ctx context.Context, ix *index.Index, logger *slog.Logger) (embed.Embedder, string, error) {
-	id, alias, _, err := ix.EmbeddingModelAlias(ctx)
+	id, alias, _, err := ix.Vectors().ModelAlias(ctx)
 	if err != nil || id == "" {
 		return nil, "", err
 	}

@@ -32,7 +32,7 @@ func TestLiveVaultModel(t *testing.T) {
 		if got := lv.engine().Embeddings().Model().ID; got != id {
 			t.Fatalf("batch %d: model %s, want %s (live changes must not refit)", batch, got, id)
 		}
-		missing, err := lv.l.ix.ChunksWithoutVectors(ctx)
+		missing, err := lv.l.ix.Vectors().Missing(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
