@@ -121,8 +121,8 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("index %s: %w", path, err)
 	}
-	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{}), lockWait: wait}
-	ix.bm25.ix, ix.vectors.ix, ix.health.ix = ix, ix, ix
+	ix := newIndex(path, s)
+	ix.lockWait = wait
 	// Opening may create or reset the file: one process at a time.
 	unlock, err := ix.lockSync(ctx, wait)
 	if err != nil {
@@ -157,6 +157,14 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	}
 	ix.opened = true
 	return ix, nil
+}
+
+// newIndex returns an Index of the file at path with no connection yet,
+// its parts (BM25, Vectors, Health) pointing back at it.
+func newIndex(path string, s Settings) *Index {
+	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{})}
+	ix.bm25.ix, ix.vectors.ix, ix.health.ix = ix, ix, ix
+	return ix
 }
 
 // openChecked opens the write connection and checks the file: its

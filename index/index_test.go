@@ -235,7 +235,8 @@ func FuzzSearch(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer c.Close()
-	ix := &Index{path: path, settings: NewSettings("/v", false, chunk.Options{}), write: c, readers: make(chan *sqlite3.Conn, 1)}
+	ix := newIndex(path, NewSettings("/v", false, chunk.Options{}))
+	ix.write, ix.readers = c, make(chan *sqlite3.Conn, 1)
 	if err := errors.Join(registerFTS(c), ix.create()); err != nil {
 		f.Fatal(err)
 	}

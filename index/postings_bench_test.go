@@ -19,7 +19,7 @@ func benchIndex(b *testing.B) *Index {
 	if path == "" {
 		b.Skip("ENQUIRE_BENCH_INDEX_DB names no index file")
 	}
-	return &Index{path: path, settings: Settings{Tokenizer: Tokenizer}, closed: make(chan struct{})}
+	return newIndex(path, Settings{Tokenizer: Tokenizer})
 }
 
 // BenchmarkPostingsCopyBuild builds the in-memory BM25 copy of a real index and
