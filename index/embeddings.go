@@ -10,7 +10,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// EmbedStats summarise BuildEmbeddings.
+// EmbedStats summarise Vectors.Build.
 type EmbedStats struct {
 	Model string
 	Dim   int
@@ -137,7 +137,7 @@ func (v *Vectors) currentChunks(ctx context.Context, src Source, files map[strin
 }
 
 // embedBatch gathers chunk texts and stores their vectors size at a time,
-// each batch in its own transaction (PutVectors), so that a stopped run
+// each batch in its own transaction (Put), so that a stopped run
 // keeps what it computed.
 type embedBatch struct {
 	vectors  *Vectors

@@ -40,7 +40,7 @@ func TestInspect(t *testing.T) {
 
 	n, err := ix.Vectors().Clear(ctx)
 	if err != nil || n == 0 {
-		t.Fatalf("ClearEmbeddings = %d, %v", n, err)
+		t.Fatalf("Vectors.Clear = %d, %v", n, err)
 	}
 	if id, _, err := ix.Vectors().Model(ctx); err != nil || id != "" || vectorCount(t, ix) != 0 {
 		t.Fatalf("after clear: model %q, %d vectors, err %v", id, vectorCount(t, ix), err)

@@ -13,7 +13,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// EachOf is EachVector for the chunks of the given paths only.
+// EachOf is Each for the chunks of the given paths only.
 func (v *Vectors) EachOf(ctx context.Context, paths []string, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
 	err := v.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		return eachRowOf(c, `SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash WHERE c.path = ?1 ORDER BY c.idx`,
@@ -49,7 +49,7 @@ func (ix *Index) fileRowsUnder(ctx context.Context, paths []string) (map[string]
 	return rows, nil
 }
 
-// missingUnder is ChunksWithoutVectors for the chunks of the
+// missingUnder is Missing for the chunks of the
 // given paths and of everything under them.
 func (v *Vectors) missingUnder(ctx context.Context, paths []string) ([]ChunkRef, error) {
 	var out []ChunkRef

@@ -162,7 +162,7 @@ func (v *Vectors) Each(ctx context.Context, fn func(ref ChunkRef, scale float32,
 	return err
 }
 
-// EachStamped is EachVector, also returning the index's vector
+// EachStamped is Each, also returning the index's vector
 // stamp (see [Vectors.Stamp]) read in the same transaction as the
 // vectors: the stamp of exactly the vectors fn saw.
 func (v *Vectors) EachStamped(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) (stamp string, err error) {
@@ -180,7 +180,7 @@ func (v *Vectors) EachStamped(ctx context.Context, fn func(ref ChunkRef, scale f
 	return stamp, nil
 }
 
-// eachVector is EachVector's scan on c.
+// eachVector is Each's scan on c.
 func eachVector(c *sqlite3.Conn, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
 	st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash ORDER BY c.path, c.idx`)
 	if err != nil {
