@@ -50,7 +50,7 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 		return 0, fmt.Errorf("engine state: %w", err)
 	}
 	for _, cs := range e.chunks {
-		encodeChunks(notes, cs)
+		chunk.EncodeState(notes, cs)
 	}
 	tf := e.tfidf
 	if tf.DeadSlots() > tf.Notes()/2 {
@@ -282,37 +282,7 @@ func decodeNotes(sec []byte, root string, filter vault.Filter) (*vault.Snapshot,
 	}
 	chunks := make([][]chunk.Chunk, len(snap.Notes))
 	for i, n := range snap.Notes {
-		chunks[i] = decodeChunks(r, len(n.Body))
+		chunks[i] = chunk.DecodeState(r, len(n.Body))
 	}
 	return snap, chunks, r.Done()
-}
-
-func encodeChunks(w *statefile.Writer, cs []chunk.Chunk) {
-	w.Len(len(cs))
-	for _, c := range cs {
-		w.Len(c.Start)
-		w.Len(c.End - c.Start)
-		w.Len(c.LineStart)
-		w.Len(c.LineEnd - c.LineStart)
-		w.Strings(c.Headings)
-		w.Len(c.Tokens)
-		w.Len(c.Page)
-	}
-}
-
-// decodeChunks reads a note's chunks, checking that they lie within its
-// body of size bodyLen.
-func decodeChunks(r *statefile.Reader, bodyLen int) []chunk.Chunk {
-	cs := make([]chunk.Chunk, r.Len(7))
-	for i := range cs {
-		c := chunk.Chunk{Index: i, Start: r.Nat()}
-		c.End = c.Start + r.Nat()
-		c.LineStart = r.Nat()
-		c.LineEnd = c.LineStart + r.Nat()
-		c.Headings = r.Strings()
-		c.Tokens, c.Page = r.Nat(), r.Nat()
-		r.Check(c.End <= bodyLen, "chunk beyond its note")
-		cs[i] = c
-	}
-	return slices.Clip(cs)
 }
