@@ -62,7 +62,10 @@ func NewSettings(vaultRoot string, pdfs bool, c chunk.Options) Settings {
 // ErrForeign is returned for a file that is not an enquire-mcp index.
 var ErrForeign = errors.New("not an enquire-mcp index")
 
-// Index is an open index file. Searches may run concurrently; syncs are
+// Index is an open index file: the store (connections, files and chunks,
+// sync, settings and meta). Its parts hold one job each: BM25 (search
+// and the in-memory postings copy), Vectors (chunk embeddings) and Health
+// (damage and healing). Searches may run concurrently; syncs are
 // serialised.
 type Index struct {
 	path     string
