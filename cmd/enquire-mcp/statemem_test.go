@@ -62,7 +62,7 @@ func TestWarmStartBM25Copy(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix.Close()
-	check(start(), "engine state", "generation", false)
+	check(start(), "engine state", "instance id", false)
 	check(start(), "engine state, 0 files changed", "", true) // saved again, with the copy
 
 	// A truncated state: a start from the files, then a state with the copy.
