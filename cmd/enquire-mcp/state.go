@@ -153,7 +153,7 @@ func (l *loaded) warmStart(ctx context.Context, r restored) (*search.Engine, int
 		}
 	} else {
 		// No file changed since the state was saved, and the BM25 copy
-		// saved with it matches the index (same generation, same FTS5
+		// saved with it matches the index (same instance id, same FTS5
 		// contents): the index is the one the state was saved with, so a
 		// sync would find nothing to do (at 107,000 notes it takes ~1 s
 		// to find that out).

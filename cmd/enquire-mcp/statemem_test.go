@@ -14,7 +14,7 @@ import (
 
 // TestWarmStartBM25Copy: the engine state carries the in-memory BM25
 // copy, so a warm start answers BM25 from memory at once. A state next
-// to a rebuilt index (another generation, maybe the same FTS5 stamp), or
+// to a rebuilt index (another instance id, maybe the same FTS5 stamp), or
 // a truncated state, is not used for it: the copy is built again and the
 // next save carries it. Every start answers exactly as a fresh one, and
 // only a start with no file changed and the copy taken skips the sync.
