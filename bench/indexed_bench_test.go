@@ -80,10 +80,10 @@ func indexedEngine(b *testing.B) (*search.Engine, []string) {
 		if src, err = ix.DiskSource(ctx, 0, vault.PDFReader{}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
+		if _, err := ix.Vectors().Build(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
 			b.Fatal(err)
 		}
-		if err := ix.BuildMem(ctx); err != nil { // searches build it on first use; the benchmark wants it ready
+		if err := ix.BM25().BuildPostings(ctx); err != nil { // searches build it on first use; the benchmark wants it ready
 			b.Fatal(err)
 		}
 		opts := search.Options{Index: ix, Embedder: model, EmbedderAlias: models.DefaultAlias}

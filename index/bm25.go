@@ -10,7 +10,7 @@ import (
 // takes them per call; the product's values are rankers.BM25K1 and
 // rankers.BM25B (rankers/tuning.go, with the ranking constants). The
 // column weights are not parameters but part of the index
-// (columnWeights): the in-memory copy holds counts weighted with them.
+// (DefaultFieldWeights): the in-memory copy holds counts weighted with them.
 type BM25Params struct {
 	K1, B float64
 }
@@ -24,16 +24,48 @@ func (p BM25Params) validate() error {
 	return nil
 }
 
-// columnWeights weight the FTS5 columns title, aliases, headings, tags,
-// body, cjk (the table's order): a word in the title or an alias says
-// most about a note. The one copy of BM25's column weights. Integer
-// weights make weighted counts exact (a chunk of a few hundred words
-// weighs far below the uint16 bound of the in-memory copy; a row over it
-// fails the copy's build, and searches read SQLite instead).
-var columnWeights = [...]struct {
+// FieldWeights scale how much one occurrence of a term counts in each part
+// of a note: a word in the title says more about the note than one in
+// passing. Both lexical signals weigh fields with them: BM25 through the
+// FTS5 column weights (columnWeightsOf) and TF-IDF (rankers, which names
+// this type rankers.FieldWeights). They live here, not with the other
+// ranking constants in rankers, because BM25's are part of the index (the
+// in-memory copy holds counts weighted with them) and rankers imports
+// index.
+type FieldWeights struct {
+	Title, Aliases, Headings, Tags, Properties, Body float32
+}
+
+// DefaultFieldWeights returns the per-field weights obsidian_search uses,
+// the one copy of them: a word in the title or an alias says most about a
+// note. They are integers, so that BM25's weighted counts are exact (a
+// chunk of a few hundred words weighs far below the uint16 bound of the
+// in-memory copy; a row over it fails the copy's build, and searches read
+// SQLite instead).
+func DefaultFieldWeights() FieldWeights {
+	return FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 2, Properties: 1, Body: 1}
+}
+
+// column is one FTS5 column of the index and its BM25 weight.
+type column struct {
 	name   string
 	weight uint32
-}{{"title", 3}, {"aliases", 3}, {"headings", 2}, {"tags", 2}, {"body", 1}, {"cjk", 1}}
+}
+
+// columnWeights weight the FTS5 columns title, aliases, headings, tags,
+// body, cjk (the table's order) with DefaultFieldWeights.
+var columnWeights = columnWeightsOf(DefaultFieldWeights())
+
+// columnWeightsOf maps field weights onto the FTS5 columns. The cjk
+// column holds the body's CJK grams, so it weighs as the body (the grams
+// of a title, alias or heading are in that field's own column); frontmatter
+// properties have no column of their own.
+func columnWeightsOf(fw FieldWeights) [6]column {
+	return [...]column{
+		{"title", uint32(fw.Title)}, {"aliases", uint32(fw.Aliases)}, {"headings", uint32(fw.Headings)},
+		{"tags", uint32(fw.Tags)}, {"body", uint32(fw.Body)}, {"cjk", uint32(fw.Body)},
+	}
+}
 
 // columnWeight returns the weight and the position of a column by name.
 func columnWeight(col string) (w uint32, pos int, ok bool) {
@@ -53,26 +85,26 @@ type postings[F uint16 | uint32] struct {
 	freq []F
 	// n, when not 0, is how many rows hold the phrase in all: rows are
 	// then only some of them (the in-memory copy's base or added rows,
-	// memdelta.go). 0: len(rows).
+	// postingsdelta.go). 0: len(rows).
 	n int64
 }
 
-// bm25 scores one query over one snapshot: the parameters and the
+// scorer scores one query over one snapshot: the parameters and the
 // snapshot's row count and mean row length in tokens.
-type bm25 struct {
+type scorer struct {
 	k1, b, avgdl float64
 	nRow         int64
 }
 
-// newBM25 readies the scoring of a snapshot of nRow rows holding nToken
+// newScorer readies the scoring of a snapshot of nRow rows holding nToken
 // tokens in all.
-func newBM25(p BM25Params, nRow, nToken int64) bm25 {
-	return bm25{k1: p.K1, b: p.B, avgdl: float64(nToken) / float64(nRow), nRow: nRow}
+func newScorer(p BM25Params, nRow, nToken int64) scorer {
+	return scorer{k1: p.K1, b: p.B, avgdl: float64(nToken) / float64(nRow), nRow: nRow}
 }
 
 // idf is the inverse document frequency of a phrase nHit rows hold, at
 // least 1e-6 (as in bm25()).
-func (s bm25) idf(nHit int64) float64 {
+func (s scorer) idf(nHit int64) float64 {
 	idf := math.Log((float64(s.nRow-nHit) + 0.5) / (float64(nHit) + 0.5))
 	if idf <= 0 {
 		idf = 1e-6
@@ -95,7 +127,7 @@ func (s bm25) idf(nHit int64) float64 {
 // so that at FTS5's k1 and b the scores are bit-identical to bm25()'s.
 // It returns touched with every row it scored first appended (acc must be
 // 0 where it has not scored).
-func accumulate[F uint16 | uint32](s bm25, phrases []postings[F], size []uint32, acc []float64, touched []uint32) []uint32 {
+func accumulate[F uint16 | uint32](s scorer, phrases []postings[F], size []uint32, acc []float64, touched []uint32) []uint32 {
 	for _, p := range phrases {
 		if len(p.rows) == 0 {
 			continue

@@ -31,7 +31,7 @@ func fts5ScoreSQL() string {
 // two-word quoted phrases), from the start of scoring to the last hit:
 // "fts5" scores with FTS5's bm25() in SQL (the path this replaced), "read"
 // with the Go scoring over postings read for the query (readScores),
-// "mem" from the in-memory copy (single words only). All read one
+// "copy" from the in-memory copy (single words only). All read one
 // snapshot in one read transaction. On the index ENQUIRE_BENCH_INDEX_DB
 // names, else on a generated corpus of 3,000 notes.
 func BenchmarkFallbackScore(b *testing.B) {
@@ -42,11 +42,11 @@ func BenchmarkFallbackScore(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	defer ix.mem.stmts.release(c)
-	if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+	defer ix.bm25.stmts.release(c)
+	if err := ix.bm25.stmts.setup(c, vocabSetup); err != nil {
 		b.Fatal(err)
 	}
-	if err := ix.BuildMem(ctx); err != nil {
+	if err := ix.BM25().BuildPostings(ctx); err != nil {
 		b.Fatal(err)
 	}
 	tok, err := newQueryTokenizer(ctx, Tokenizer)
@@ -69,8 +69,8 @@ func BenchmarkFallbackScore(b *testing.B) {
 		name    string
 		queries []string
 	}{{"words", words}, {"phrases", phrases}} {
-		for _, path := range []string{"fts5", "read", "mem"} {
-			if path == "mem" && set.name == "phrases" {
+		for _, path := range []string{"fts5", "read", "copy"} {
+			if path == "copy" && set.name == "phrases" {
 				continue
 			}
 			b.Run(set.name+"/"+path, func(b *testing.B) {
@@ -82,7 +82,7 @@ func BenchmarkFallbackScore(b *testing.B) {
 
 // benchPath runs the queries round robin on one scoring path.
 func benchPath(b *testing.B, ix *Index, c *sqlite3.Conn, tok *queryTokenizer, queries []string, path string) {
-	m, sc := ix.mem.idx.Load(), new(scratch)
+	m, sc := ix.bm25.idx.Load(), new(scratch)
 	hits, i := 0, 0
 	count := func(Hit) bool { hits++; return true }
 	for b.Loop() {
@@ -97,8 +97,8 @@ func benchPath(b *testing.B, ix *Index, c *sqlite3.Conn, tok *queryTokenizer, qu
 		case "fts5":
 			rows, err = fts5Scores(c, strings.Join(terms, " OR "))
 		case "read":
-			rows, err = ix.readScores(c, fts5Params, terms, phrases)
-		case "mem":
+			rows, err = ix.bm25.readScores(c, fts5Params, terms, phrases)
+		case "copy":
 			toks := make([]string, len(phrases))
 			for k, p := range phrases {
 				toks[k] = p[0]

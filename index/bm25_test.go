@@ -119,25 +119,25 @@ func TestBothPathsAgree(t *testing.T) {
 			if v.name == "generated" && (i%2 == 1 || raceEnabled && i > 0) {
 				// Under -race one set of parameters: this test is one
 				// goroutine (background builds are off), the other
-				// parameters run the same code; TestMemConcurrent races.
+				// parameters run the same code; TestPostingsCopyConcurrent races.
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/k1=%v,b=%v", v.name, p.K1, p.B), func(t *testing.T) {
 				root, ix := v.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-				ix.mem.mu.Lock()
-				ix.mem.next = time.Now().Add(time.Hour) // no background builds: this test builds
-				ix.mem.mu.Unlock()
+				ix.bm25.mu.Lock()
+				ix.bm25.next = time.Now().Add(time.Hour) // no background builds: this test builds
+				ix.bm25.mu.Unlock()
 				syncDisk(t, ix)
 				queries := append(equivalenceQueries(t, root), v.queries...)
-				if err := ix.BuildMem(context.Background()); err != nil {
+				if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 					t.Fatal(err)
 				}
-				current, inMem := runAll(t, ix, queries, p)
-				ix.mem.off = true
-				off, offMem := runAll(t, ix, queries, p)
-				ix.mem.off = false
-				if inMem < len(queries)/2 || offMem != 0 {
-					t.Fatalf("%d of %d queries from memory with the copy on, %d with it off", inMem, len(queries), offMem)
+				current, fromCopy := runAll(t, ix, queries, p)
+				ix.bm25.off = true
+				off, offCopy := runAll(t, ix, queries, p)
+				ix.bm25.off = false
+				if fromCopy < len(queries)/2 || offCopy != 0 {
+					t.Fatalf("%d of %d queries from memory with the copy on, %d with it off", fromCopy, len(queries), offCopy)
 				}
 				sameResults(t, "copy on / off", queries, current, off)
 				phraseHits := 0
@@ -157,15 +157,15 @@ func TestBothPathsAgree(t *testing.T) {
 
 				editVault(t, root)
 				syncDisk(t, ix)
-				followed, followedMem := runAll(t, ix, queries, p)
-				if followedMem < len(queries)/2 {
-					t.Fatalf("%d of %d queries from memory after the edits: the copy did not follow them", followedMem, len(queries))
+				followed, followedCopy := runAll(t, ix, queries, p)
+				if followedCopy < len(queries)/2 {
+					t.Fatalf("%d of %d queries from memory after the edits: the copy did not follow them", followedCopy, len(queries))
 				}
-				ix.mem.off = true
+				ix.bm25.off = true
 				stale, _ := runAll(t, ix, queries, p)
-				ix.mem.off = false
+				ix.bm25.off = false
 				sameResults(t, "followed copy / SQLite", queries, followed, stale)
-				if got, want := dumpMem(ix.mem.idx.Load()), dumpMem(freshCopy(t, ix)); !maps.Equal(got, want) {
+				if got, want := dumpCopy(ix.bm25.idx.Load()), dumpCopy(freshCopy(t, ix)); !maps.Equal(got, want) {
 					t.Fatalf("the followed copy differs from a fresh build:\n%v", diffDump(got, want))
 				}
 				if countDiffering(followed, current) == 0 {
@@ -207,17 +207,17 @@ func editVault(t *testing.T, root string) {
 func runAll(t *testing.T, ix *Index, queries []string, p BM25Params) ([][]Hit, int) {
 	t.Helper()
 	out := make([][]Hit, len(queries))
-	inMem := 0
+	fromCopy := 0
 	for i, q := range queries {
-		before := ix.mem.used.Load()
-		if err := ix.Search(context.Background(), q, 100000, p, func(h Hit) bool { out[i] = append(out[i], h); return true }); err != nil {
+		before := ix.bm25.used.Load()
+		if err := ix.BM25().Search(context.Background(), q, 100000, p, func(h Hit) bool { out[i] = append(out[i], h); return true }); err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
-		if ix.mem.used.Load() > before {
-			inMem++
+		if ix.bm25.used.Load() > before {
+			fromCopy++
 		}
 	}
-	return out, inMem
+	return out, fromCopy
 }
 
 // sameResults fails on the first query whose hits differ, and when no
@@ -253,7 +253,7 @@ func TestSearchRejectsBadParams(t *testing.T) {
 	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
 	for _, p := range []BM25Params{{}, {K1: 0, B: 0.3}, {K1: -1, B: 0.3}, {K1: 1.2, B: -0.1}, {K1: 1.2, B: 1.5}} {
-		err := ix.Search(context.Background(), "rye", 10, p, func(Hit) bool { t.Fatal("a hit with bad parameters"); return false })
+		err := ix.BM25().Search(context.Background(), "rye", 10, p, func(Hit) bool { t.Fatal("a hit with bad parameters"); return false })
 		if err == nil || !strings.Contains(err.Error(), "BM25 parameters") {
 			t.Errorf("k1=%v b=%v: err %v, want a BM25 parameters error", p.K1, p.B, err)
 		}
@@ -301,16 +301,16 @@ func TestPostingsAgree(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			_, ix := v.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 			syncDisk(t, ix)
-			tok, err := ix.tokenizer()
+			tok, err := ix.bm25.tokenizer()
 			if err != nil {
 				t.Fatal(err)
 			}
 			checked, multi := 0, 0
 			err = ix.reader(context.Background(), func(c *sqlite3.Conn) error {
-				if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+				if err := ix.bm25.stmts.setup(c, vocabSetup); err != nil {
 					return err
 				}
-				avg, err := ix.mem.stmts.get(c, averagesSQL)
+				avg, err := ix.bm25.stmts.get(c, averagesSQL)
 				if err != nil {
 					return err
 				}
@@ -332,12 +332,12 @@ func TestPostingsAgree(t *testing.T) {
 						if err != nil {
 							return fmt.Errorf("%s: %v", terms[i], err)
 						}
-						counted, err := ix.vocabRows(c, toks) // tokenRows for one token
+						counted, err := ix.bm25.vocabRows(c, toks) // tokenRows for one token
 						if err != nil {
 							return err
 						}
 						if len(toks) == 1 {
-							inst, err := ix.mem.stmts.get(c, instancesSQL)
+							inst, err := ix.bm25.stmts.get(c, instancesSQL)
 							if err != nil {
 								return err
 							}
@@ -394,11 +394,11 @@ func solvedRows(ix *Index, c *sqlite3.Conn, term string, nRow, nToken int64) (ph
 	if err := st.Err(); err != nil || len(ids) == 0 {
 		return phraseRows{}, err
 	}
-	size, err := ix.readSizes(c, ids)
+	size, err := ix.bm25.readSizes(c, ids)
 	if err != nil {
 		return phraseRows{}, err
 	}
-	s := newBM25(fts5Params, nRow, nToken)
+	s := newScorer(fts5Params, nRow, nToken)
 	idf := s.idf(int64(len(ids)))
 	freq := make([]uint32, len(ids))
 	for i, sc := range score {
@@ -425,11 +425,11 @@ func TestVocabReadsSeekTheTerm(t *testing.T) {
 	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
 	err := ix.reader(context.Background(), func(c *sqlite3.Conn) error {
-		if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+		if err := ix.bm25.stmts.setup(c, vocabSetup); err != nil {
 			return err
 		}
 		for _, tc := range []struct{ sql, want string }{
-			{instancesSQL, "memvocab VIRTUAL TABLE INDEX "}, {weightedSQL(), "memvocab VIRTUAL TABLE INDEX "},
+			{instancesSQL, "ftsvocab VIRTUAL TABLE INDEX "}, {weightedSQL(), "ftsvocab VIRTUAL TABLE INDEX "},
 			{sizesSQL, "SEARCH d USING INTEGER PRIMARY KEY"},
 		} {
 			st, _, err := c.Prepare("EXPLAIN QUERY PLAN " + tc.sql)

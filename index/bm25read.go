@@ -21,7 +21,7 @@ import (
 // vocabSetup makes the fts5vocab table the reads go through (a temp
 // table: per connection, no write to the index). Search runs it before
 // its read transaction begins (a rollback would drop the table).
-const vocabSetup = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.memvocab USING fts5vocab(main, fts, instance)`
+const vocabSetup = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.ftsvocab USING fts5vocab(main, fts, instance)`
 
 // sizesSQL reads the docsize record of a list of row ids.
 const sizesSQL = `SELECT j.value, d.sz FROM json_each(?) j CROSS JOIN fts_docsize d ON d.id = j.value`
@@ -32,8 +32,8 @@ const sizesSQL = `SELECT j.value, d.sz FROM json_each(?) j CROSS JOIN fts_docsiz
 // each phrase's rows (matchPhrase) with its weighted count in each
 // (fts5vocab), and the matched rows' sizes. Rows are returned by FTS5
 // row id.
-func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phrases [][]string) ([]scoredRow, error) {
-	st, err := ix.mem.stmts.get(c, averagesSQL)
+func (bm *BM25) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phrases [][]string) ([]scoredRow, error) {
+	st, err := bm.stmts.get(c, averagesSQL)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 		if len(toks) == 0 {
 			continue // FTS5 matches nothing for it
 		}
-		if matched[i], err = ix.matchPhrase(c, terms[i]); err != nil {
+		if matched[i], err = bm.matchPhrase(c, terms[i]); err != nil {
 			return nil, fmt.Errorf("phrase %s: %w", terms[i], err)
 		}
 		ids = append(ids, matched[i].ids...)
@@ -57,7 +57,7 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	size, err := ix.readSizes(c, ids)
+	size, err := bm.readSizes(c, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +66,12 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 		if len(toks) == 0 {
 			continue
 		}
-		if ps[i], err = ix.phrasePostings(c, matched[i], toks, ids); err != nil {
+		if ps[i], err = bm.phrasePostings(c, matched[i], toks, ids); err != nil {
 			return nil, fmt.Errorf("phrase %s: %w", terms[i], err)
 		}
 	}
 	acc := make([]float64, len(ids))
-	accumulate(newBM25(p, nRow, nToken), ps, size, acc, nil)
+	accumulate(newScorer(p, nRow, nToken), ps, size, acc, nil)
 	rows := make([]scoredRow, len(ids))
 	for d, id := range ids {
 		rows[d] = scoredRow{id, acc[d]}
@@ -82,8 +82,8 @@ func (ix *Index) readScores(c *sqlite3.Conn, p BM25Params, terms []string, phras
 // phrasePostings returns a matched phrase's postings over ids (the
 // query's matched rows, ascending): its weighted counts read from
 // fts5vocab, which must find exactly the rows FTS5 matched.
-func (ix *Index) phrasePostings(c *sqlite3.Conn, m matchedPhrase, toks []string, ids []int64) (postings[uint32], error) {
-	r, err := ix.vocabRows(c, toks)
+func (bm *BM25) phrasePostings(c *sqlite3.Conn, m matchedPhrase, toks []string, ids []int64) (postings[uint32], error) {
+	r, err := bm.vocabRows(c, toks)
 	if err != nil {
 		return postings[uint32]{}, err
 	}
@@ -127,9 +127,9 @@ type matchedPhrase struct {
 // matchPhrase runs FTS5 on the phrase term (a quoted MatchExpr term)
 // alone: the rows holding it (FTS5's own phrase semantics: tokens at
 // consecutive offsets of one column).
-func (ix *Index) matchPhrase(c *sqlite3.Conn, term string) (matchedPhrase, error) {
+func (bm *BM25) matchPhrase(c *sqlite3.Conn, term string) (matchedPhrase, error) {
 	var m matchedPhrase
-	st, err := ix.mem.stmts.get(c, phraseRowsSQL)
+	st, err := bm.stmts.get(c, phraseRowsSQL)
 	if err != nil {
 		return m, err
 	}
@@ -152,8 +152,8 @@ func (ix *Index) matchPhrase(c *sqlite3.Conn, term string) (matchedPhrase, error
 const phraseRowsSQL = `SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid`
 
 // readSizes returns the size in tokens (all columns) of each row of ids.
-func (ix *Index) readSizes(c *sqlite3.Conn, ids []int64) ([]uint32, error) {
-	st, err := ix.mem.stmts.get(c, sizesSQL)
+func (bm *BM25) readSizes(c *sqlite3.Conn, ids []int64) ([]uint32, error) {
+	st, err := bm.stmts.get(c, sizesSQL)
 	if err != nil {
 		return nil, err
 	}

@@ -13,12 +13,12 @@ import (
 // The fts5vocab reads of a phrase's rows and weighted counts: the
 // fallback of readScores when a count is not solved from bm25()
 // (solveCounts), and the check of that solution in the tests. They read
-// through temp.memvocab (vocabSetup), as the in-memory copy's build does.
+// through temp.ftsvocab (vocabSetup), as the in-memory copy's build does.
 
 // instancesSQL reads one token's instances: row, column, token offset.
 // fts5vocab answers a term = constraint by seeking the term (the plan
 // says "VIRTUAL TABLE INDEX 271": bit 0x100 is that constraint).
-const instancesSQL = `SELECT doc, col, offset FROM temp.memvocab WHERE term = ?`
+const instancesSQL = `SELECT doc, col, offset FROM temp.ftsvocab WHERE term = ?`
 
 // weightedSQL reads one token's rows with its column-weighted count in
 // each, summed by SQLite (in a temp b-tree: far fewer rows to step
@@ -31,7 +31,7 @@ func weightedSQL() string {
 	for _, c := range columnWeights {
 		fmt.Fprintf(&b, ` WHEN '%s' THEN %d`, c.name, c.weight)
 	}
-	b.WriteString(` END) FROM temp.memvocab WHERE term = ? GROUP BY doc`)
+	b.WriteString(` END) FROM temp.ftsvocab WHERE term = ? GROUP BY doc`)
 	return b.String()
 }
 
@@ -50,12 +50,12 @@ func compareInstance(a, b instance) int {
 // vocabRows reads the rows holding the phrase toks and its weighted
 // count in each from fts5vocab: tokenRows for one token, phraseInstances
 // for several.
-func (ix *Index) vocabRows(c *sqlite3.Conn, toks []string) (phraseRows, error) {
+func (bm *BM25) vocabRows(c *sqlite3.Conn, toks []string) (phraseRows, error) {
 	sql := instancesSQL
 	if len(toks) == 1 {
 		sql = weightedSQL()
 	}
-	st, err := ix.mem.stmts.get(c, sql)
+	st, err := bm.stmts.get(c, sql)
 	if err != nil {
 		return phraseRows{}, err
 	}

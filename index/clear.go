@@ -11,12 +11,12 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// ClearEmbeddings deletes every stored vector and forgets the model they
+// Clear deletes every stored vector and forgets the model they
 // were made with; the text index stays. It returns how many vectors it
 // deleted.
-func (ix *Index) ClearEmbeddings(ctx context.Context) (int, error) {
+func (v *Vectors) Clear(ctx context.Context) (int, error) {
 	n := 0
-	err := ix.tx(func(c *sqlite3.Conn) error {
+	err := v.ix.tx(func(c *sqlite3.Conn) error {
 		st, _, err := c.Prepare(`SELECT count(*) FROM vectors`)
 		if err != nil {
 			return err
@@ -30,7 +30,7 @@ func (ix *Index) ClearEmbeddings(ctx context.Context) (int, error) {
 		return c.Exec(`DELETE FROM vectors; DELETE FROM meta WHERE key IN ('embedding_model', 'embedding_alias', 'embedding_dim')`)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("index %s: clear embeddings: %w", ix.path, err)
+		return 0, fmt.Errorf("index %s: clear embeddings: %w", v.ix.path, err)
 	}
 	return n, nil
 }

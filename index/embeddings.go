@@ -10,7 +10,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// EmbedStats summarise BuildEmbeddings.
+// EmbedStats summarise Vectors.Build.
 type EmbedStats struct {
 	Model string
 	Dim   int
@@ -29,39 +29,39 @@ type EmbedStats struct {
 // transaction hold.
 const DefaultEmbedBatch = 256
 
-// BuildEmbeddings computes the vectors of every chunk that has none,
+// Build computes the vectors of every chunk that has none,
 // reading the notes from src (sync the index with the same source first).
 // It is incremental (a chunk whose EmbedText did not change keeps its
 // vector) and resumable (each batch is stored in its own transaction). A
 // different model than the recorded one replaces every vector. alias is
 // the name the user chose the model by; progress gets (done, total).
-func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Embedder, alias string, batch int, progress func(done, total int)) (EmbedStats, error) {
+func (v *Vectors) Build(ctx context.Context, src Source, model embed.Embedder, alias string, batch int, progress func(done, total int)) (EmbedStats, error) {
 	start := time.Now()
 	st := EmbedStats{Model: model.ID(), Dim: model.Dim()}
-	replaced, err := ix.SetEmbeddingModel(ctx, model.ID(), alias, model.Dim())
+	replaced, err := v.SetModel(ctx, model.ID(), alias, model.Dim())
 	if err != nil {
 		return st, err
 	}
 	st.Replaced = replaced
-	refs, total, err := ix.missingVectors(ctx, src.Scope)
+	refs, total, err := v.missingVectors(ctx, src.Scope)
 	if err != nil {
 		return st, err
 	}
 	if progress != nil {
 		progress(0, len(refs)) // a resumed run has only the rest to do: say so before the first batch
 	}
-	b := &embedBatch{ix: ix, model: model, size: batch, stats: &st, total: len(refs), progress: progress}
+	b := &embedBatch{vectors: v, model: model, size: batch, stats: &st, total: len(refs), progress: progress}
 	if b.size <= 0 {
 		b.size = DefaultEmbedBatch
 	}
-	if err := ix.embedRefs(ctx, src, refs, b); err != nil {
+	if err := v.embedRefs(ctx, src, refs, b); err != nil {
 		return st, err
 	}
 	if total < 0 {
 		st.Kept = -1
 	} else {
 		st.Kept = total - len(refs)
-		if st.Pruned, err = ix.PruneVectors(ctx); err != nil {
+		if st.Pruned, err = v.Prune(ctx); err != nil {
 			return st, err
 		}
 	}
@@ -71,25 +71,25 @@ func (ix *Index) BuildEmbeddings(ctx context.Context, src Source, model embed.Em
 
 // missingVectors lists the chunks without a vector, and how many chunks
 // the index holds (-1, not counted, for a scope).
-func (ix *Index) missingVectors(ctx context.Context, scope []string) ([]ChunkRef, int, error) {
+func (v *Vectors) missingVectors(ctx context.Context, scope []string) ([]ChunkRef, int, error) {
 	if scope != nil {
 		// A live change: only its paths can lack vectors now; counting and
 		// pruning would walk every row, and wait for the next full run.
-		refs, err := ix.chunksWithoutVectorsUnder(ctx, scope)
+		refs, err := v.missingUnder(ctx, scope)
 		return refs, -1, err
 	}
-	refs, err := ix.ChunksWithoutVectors(ctx)
+	refs, err := v.Missing(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	total, err := ix.chunkCount(ctx)
+	total, err := v.ix.chunkCount(ctx)
 	return refs, total, err
 }
 
 // embedRefs embeds the current text of every listed chunk, one note at a
 // time (refs come grouped by path), skipping chunks that changed on disk
 // since the last sync.
-func (ix *Index) embedRefs(ctx context.Context, src Source, refs []ChunkRef, b *embedBatch) error {
+func (v *Vectors) embedRefs(ctx context.Context, src Source, refs []ChunkRef, b *embedBatch) error {
 	files := make(map[string]vault.File, len(src.Files))
 	for _, f := range src.Files {
 		files[f.Path] = f
@@ -102,7 +102,7 @@ func (ix *Index) embedRefs(ctx context.Context, src Source, refs []ChunkRef, b *
 		}
 		group := refs[i:j]
 		i = j
-		chunks, n := ix.currentChunks(ctx, src, files, group[0].Path)
+		chunks, n := v.currentChunks(ctx, src, files, group[0].Path)
 		for _, ref := range group {
 			switch {
 			case n == nil:
@@ -124,7 +124,7 @@ func (ix *Index) embedRefs(ctx context.Context, src Source, refs []ChunkRef, b *
 
 // currentChunks reads a note as it is on disk now and splits it; the note
 // is nil when it is gone, unreadable or hidden by the privacy rules.
-func (ix *Index) currentChunks(ctx context.Context, src Source, files map[string]vault.File, path string) ([]chunk.Chunk, *vault.Note) {
+func (v *Vectors) currentChunks(ctx context.Context, src Source, files map[string]vault.File, path string) ([]chunk.Chunk, *vault.Note) {
 	f, ok := files[path]
 	if !ok {
 		return nil, nil
@@ -133,14 +133,14 @@ func (ix *Index) currentChunks(ctx context.Context, src Source, files map[string
 	if n == nil || (src.Privacy != nil && (src.Privacy.Excluded(n.Path) || src.Privacy.Private(n))) {
 		return nil, nil
 	}
-	return chunk.Split(n, ix.settings.Chunk), n
+	return chunk.Split(n, v.ix.settings.Chunk), n
 }
 
 // embedBatch gathers chunk texts and stores their vectors size at a time,
-// each batch in its own transaction (PutVectors), so that a stopped run
+// each batch in its own transaction (Put), so that a stopped run
 // keeps what it computed.
 type embedBatch struct {
-	ix       *Index
+	vectors  *Vectors
 	model    embed.Embedder
 	size     int
 	texts    []string
@@ -173,7 +173,7 @@ func (b *embedBatch) flush(ctx context.Context) error {
 	if err := checkVectors(vecs, len(b.texts), b.model.Dim()); err != nil {
 		return err
 	}
-	if err := b.ix.PutVectors(ctx, b.hashes, vecs); err != nil {
+	if err := b.vectors.Put(ctx, b.hashes, vecs); err != nil {
 		return err
 	}
 	b.stats.Embedded += len(b.texts)

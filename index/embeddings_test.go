@@ -27,7 +27,7 @@ func diskSource(t *testing.T, ix *Index) Source {
 
 func build(t *testing.T, ix *Index, m embed.Embedder, batch int) EmbedStats {
 	t.Helper()
-	st, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), m, "toy", batch, nil)
+	st, err := ix.Vectors().Build(context.Background(), diskSource(t, ix), m, "toy", batch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func build(t *testing.T, ix *Index, m embed.Embedder, batch int) EmbedStats {
 func vectorCount(t *testing.T, ix *Index) int {
 	t.Helper()
 	n := 0
-	if err := ix.EachVector(context.Background(), func(ChunkRef, float32, []int8) error { n++; return nil }); err != nil {
+	if err := ix.Vectors().Each(context.Background(), func(ChunkRef, float32, []int8) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -56,7 +56,7 @@ func TestBuildEmbeddingsIncremental(t *testing.T) {
 	if got := vectorCount(t, ix); got != chunks {
 		t.Fatalf("%d chunks have vectors, want %d", got, chunks)
 	}
-	if id, alias, dim, _ := ix.EmbeddingModelAlias(context.Background()); id != m.ID() || alias != "toy" || dim != embedtest.Dim {
+	if id, alias, dim, _ := ix.Vectors().ModelAlias(context.Background()); id != m.ID() || alias != "toy" || dim != embedtest.Dim {
 		t.Fatalf("recorded model %q %q %d", id, alias, dim)
 	}
 	if st := build(t, ix, m, 7); st.Embedded != 0 || st.Kept != chunks {
@@ -88,7 +88,7 @@ func TestBuildEmbeddingsResumes(t *testing.T) {
 	m := &embedtest.Model{Name: "a"}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), m, "toy", 5, func(done, total int) {
+	_, err := ix.Vectors().Build(ctx, diskSource(t, ix), m, "toy", 5, func(done, total int) {
 		if done == 0 {
 			return // the start
 		}
@@ -105,7 +105,7 @@ func TestBuildEmbeddingsResumes(t *testing.T) {
 		t.Fatalf("%d vectors after three batches of 5", partial)
 	}
 	failing := &embedtest.Model{Name: "a", Fail: boom}
-	if _, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), failing, "toy", 5, nil); !errors.Is(err, boom) {
+	if _, err := ix.Vectors().Build(context.Background(), diskSource(t, ix), failing, "toy", 5, nil); !errors.Is(err, boom) {
 		t.Fatalf("failing provider: err = %v", err)
 	}
 	st := build(t, ix, m, 5)
@@ -118,7 +118,7 @@ func TestBuildEmbeddingsRejectsBadVectors(t *testing.T) {
 	ix := open(t, "../testdata/vault", filepath.Join(t.TempDir(), "ix.db"), false)
 	syncDisk(t, ix)
 	bad := &embedtest.Model{Name: "a", WrongDim: 3}
-	if _, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), bad, "toy", 5, nil); !errors.Is(err, embed.ErrDimension) {
+	if _, err := ix.Vectors().Build(context.Background(), diskSource(t, ix), bad, "toy", 5, nil); !errors.Is(err, embed.ErrDimension) {
 		t.Fatalf("err = %v, want ErrDimension", err)
 	}
 	if n := vectorCount(t, ix); n != 0 {
@@ -158,7 +158,7 @@ func (c *countingModel) Embed(ctx context.Context, texts []string, kind embed.Ki
 func storedVectors(t *testing.T, ix *Index) map[ChunkRef][]byte {
 	t.Helper()
 	out := map[ChunkRef][]byte{}
-	err := ix.EachVector(context.Background(), func(ref ChunkRef, scale float32, vec []int8) error {
+	err := ix.Vectors().Each(context.Background(), func(ref ChunkRef, scale float32, vec []int8) error {
 		b := []byte(fmt.Sprint(scale))
 		for _, v := range vec {
 			b = append(b, byte(v))
@@ -193,7 +193,7 @@ func TestBuildEmbeddingsInterruptedAnywhere(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		first := &countingModel{Model: &embedtest.Model{Name: "a"}}
 		batches := 0
-		_, err := ix.BuildEmbeddings(ctx, diskSource(t, ix), first, "toy", batch, func(done, _ int) {
+		_, err := ix.Vectors().Build(ctx, diskSource(t, ix), first, "toy", batch, func(done, _ int) {
 			if done == 0 {
 				return // the start
 			}
@@ -208,7 +208,7 @@ func TestBuildEmbeddingsInterruptedAnywhere(t *testing.T) {
 		kept := vectorCount(t, ix)
 		rest := &countingModel{Model: &embedtest.Model{Name: "a"}}
 		var start [2]int
-		st, err := ix.BuildEmbeddings(context.Background(), diskSource(t, ix), rest, "toy", batch, func(done, total int) {
+		st, err := ix.Vectors().Build(context.Background(), diskSource(t, ix), rest, "toy", batch, func(done, total int) {
 			if start == [2]int{} {
 				start = [2]int{done, total}
 			}

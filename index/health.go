@@ -103,8 +103,11 @@ type Healer struct {
 	Healed func()
 }
 
-// health is the damage state of an open index.
-type health struct {
+// Health is the damage state of an open index (Index.Health): the
+// corruption seen, the healer that rebuilds the file in the background,
+// and the heal in progress.
+type Health struct {
+	ix      *Index // the index it watches
 	mu      sync.Mutex
 	damaged error   // the corruption seen, until a heal swaps a new file in
 	healer  *Healer // nil: damage is reported with the manual fix
@@ -116,24 +119,24 @@ type health struct {
 // query or sync meets, the index is rebuilt into a new file in the
 // background and swapped in; meanwhile every index call fails fast with
 // the damage error, so BM25 is reported off while TF-IDF serves.
-func (ix *Index) SetHealer(h Healer) {
-	ix.health.mu.Lock()
-	defer ix.health.mu.Unlock()
-	ix.health.healer = &h
+func (h *Health) SetHealer(healer Healer) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.healer = &healer
 }
 
 // Damaged returns the corruption error the index is known to have, or nil.
-func (ix *Index) Damaged() error {
-	ix.health.mu.Lock()
-	defer ix.health.mu.Unlock()
-	return ix.health.damaged
+func (h *Health) Damaged() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.damaged
 }
 
 // WaitHealed blocks until a heal in progress ends (or ctx does).
-func (ix *Index) WaitHealed(ctx context.Context) error {
-	ix.health.mu.Lock()
-	done := ix.health.done
-	ix.health.mu.Unlock()
+func (h *Health) WaitHealed(ctx context.Context) error {
+	h.mu.Lock()
+	done := h.done
+	h.mu.Unlock()
 	if done == nil {
 		return nil
 	}
@@ -263,7 +266,7 @@ func (ix *Index) swap(ctx context.Context, tmp string) error {
 	var errs []error
 	for _, c := range append(conns, ix.write) {
 		if c != nil {
-			errs = append(errs, ix.mem.stmts.release(c), c.Close())
+			errs = append(errs, ix.bm25.stmts.release(c), c.Close())
 		}
 	}
 	ix.write = nil
@@ -287,11 +290,11 @@ func (ix *Index) swap(ctx context.Context, tmp string) error {
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("index %s: swap in rebuilt file: %w", ix.path, err)
 	}
-	// Another file, another generation: the in-memory BM25 copy of the old
+	// Another file, another instance id: the in-memory BM25 copy of the old
 	// one must not be used even if the FTS5 stamps happen to agree.
-	ix.mem.idx.Store(nil)
-	gen, err := readGeneration(ix.write)
-	ix.gen.Store(gen)
+	ix.bm25.idx.Store(nil)
+	instance, err := readInstanceID(ix.write)
+	ix.instanceID.Store(instance)
 	return err
 }
 

@@ -59,7 +59,7 @@ func diskHealer() Healer {
 // hitKeys renders a search's result for comparison.
 func hitKeys(ix *Index, q string) ([]string, error) {
 	var out []string
-	err := ix.Search(context.Background(), q, 20, fts5Params, func(h Hit) bool {
+	err := ix.BM25().Search(context.Background(), q, 20, fts5Params, func(h Hit) bool {
 		out = append(out, fmt.Sprintf("%s#%d", h.Path, h.Chunk))
 		return true
 	})
@@ -121,7 +121,7 @@ func TestRandomBytesHealed(t *testing.T) {
 				t.Fatalf("open after damage: %v", err)
 			}
 			defer ix.Close()
-			ix.SetHealer(diskHealer())
+			ix.Health().SetHealer(diskHealer())
 			src, err := ix.DiskSource(ctx, 0, vault.PDFReader{})
 			if err == nil {
 				_, err = ix.Sync(ctx, src, nil)
@@ -141,12 +141,12 @@ func TestRandomBytesHealed(t *testing.T) {
 					failed++
 				}
 			}
-			if err := ix.WaitHealed(ctx); err != nil {
+			if err := ix.Health().WaitHealed(ctx); err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("offset %d: rebuilt on open %q; %d calls failed before the heal", off, ix.Rebuilt, failed)
-			if failed > 0 && ix.Rebuilt == "" && ix.Damaged() != nil {
-				t.Fatalf("damage seen but not healed: %v", ix.Damaged())
+			if failed > 0 && ix.Rebuilt == "" && ix.Health().Damaged() != nil {
+				t.Fatalf("damage seen but not healed: %v", ix.Health().Damaged())
 			}
 			if err := ix.Check(ctx); err != nil {
 				t.Fatalf("after heal: %v", err)
@@ -227,7 +227,7 @@ func TestQueryTimeDamageHealed(t *testing.T) {
 	healed := make(chan struct{})
 	h := diskHealer()
 	h.Healed = func() { close(healed) }
-	ix.SetHealer(h)
+	ix.Health().SetHealer(h)
 	// Random blocks do not always fail the first query's reads, so the
 	// first query that fails must be the one that reports the damage.
 	var err error
@@ -244,8 +244,8 @@ func TestQueryTimeDamageHealed(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("no heal within 60 s")
 	}
-	if ix.Damaged() != nil {
-		t.Fatalf("still damaged: %v", ix.Damaged())
+	if ix.Health().Damaged() != nil {
+		t.Fatalf("still damaged: %v", ix.Health().Damaged())
 	}
 	if err := ix.Check(ctx); err != nil {
 		t.Fatalf("after heal: %v", err)
@@ -270,7 +270,7 @@ func TestQueriesDuringHeal(t *testing.T) {
 	ix := open(t, root, path, false)
 	syncDisk(t, ix)
 	garbleFTS(t, ix)
-	ix.SetHealer(diskHealer())
+	ix.Health().SetHealer(diskHealer())
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := range 4 {
@@ -280,7 +280,7 @@ func TestQueriesDuringHeal(t *testing.T) {
 			deadline := time.Now().Add(20 * time.Second)
 			for i := 0; time.Now().Before(deadline); i++ {
 				_, err := hitKeys(ix, words[(g*31+i)%len(words)])
-				if err == nil && ix.Damaged() == nil {
+				if err == nil && ix.Health().Damaged() == nil {
 					return
 				}
 				if err != nil && !IsCorrupt(err) {

@@ -62,7 +62,10 @@ func NewSettings(vaultRoot string, pdfs bool, c chunk.Options) Settings {
 // ErrForeign is returned for a file that is not an enquire-mcp index.
 var ErrForeign = errors.New("not an enquire-mcp index")
 
-// Index is an open index file. Searches may run concurrently; syncs are
+// Index is an open index file: the store (connections, files and chunks,
+// sync, settings and meta). Its parts hold one job each: BM25 (search
+// and the in-memory postings copy), Vectors (chunk embeddings) and Health
+// (damage and healing). Searches may run concurrently; syncs are
 // serialised.
 type Index struct {
 	path     string
@@ -76,17 +79,16 @@ type Index struct {
 	closed    chan struct{}
 	closeOnce sync.Once
 
-	health   health
-	mem      memState // the in-memory BM25 copy (memstate.go)
+	health   Health // damage and healing (health.go)
+	bm25     BM25   // BM25 search and its postings copy (bm25state.go)
 	lockWait func(lockFile string)
 	created  bool // the file was empty on open
 	// pristine: the file was empty on open and no sync has started
 	// since, so its first sync deletes nothing and leaves no hidden text
 	// behind to scrub (settlePrivacy).
-	pristine atomic.Bool
-	gen      atomic.Value // string: the index's generation (generation.go)
-	// vecStamped: the vector stamp's triggers exist (vecstamp.go).
-	vecStamped bool
+	pristine   atomic.Bool
+	instanceID atomic.Value // string: the index's instance id (instanceid.go)
+	vectors    Vectors      // chunk embeddings (vectors.go)
 	// opened: Open finished, so a clean close may stamp the file as
 	// sound (cleanstamp.go).
 	opened bool
@@ -122,7 +124,8 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("index %s: %w", path, err)
 	}
-	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{}), lockWait: wait}
+	ix := newIndex(path, s)
+	ix.lockWait = wait
 	// Opening may create or reset the file: one process at a time.
 	unlock, err := ix.lockSync(ctx, wait)
 	if err != nil {
@@ -141,8 +144,8 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 		if err := ix.reset(ctx, damageWhy(err)); err != nil {
 			return nil, errors.Join(err, ix.closeWrite())
 		}
-		ix.loadGeneration()
-		ix.loadVectorTriggers()
+		ix.loadInstanceID()
+		ix.vectors.loadVectorTriggers()
 	}
 	for i := range cap(ix.readers) {
 		r, err := openReader(ctx, path)
@@ -157,6 +160,14 @@ func OpenWait(ctx context.Context, path string, s Settings, rebuild bool, wait f
 	}
 	ix.opened = true
 	return ix, nil
+}
+
+// newIndex returns an Index of the file at path with no connection yet,
+// its parts (BM25, Vectors, Health) pointing back at it.
+func newIndex(path string, s Settings) *Index {
+	ix := &Index{path: path, settings: s, readers: make(chan *sqlite3.Conn, 2), closed: make(chan struct{})}
+	ix.bm25.ix, ix.vectors.ix, ix.health.ix = ix, ix, ix
+	return ix
 }
 
 // openChecked opens the write connection and checks the file: its
@@ -178,9 +189,9 @@ func (ix *Index) openChecked(ctx context.Context, rebuild, clean bool) error {
 			return checkFailed(why)
 		}
 	}
-	ix.loadGeneration()
-	ix.loadVectorTriggers()
-	return ix.Damaged() // a write above met damage the check did not see
+	ix.loadInstanceID()
+	ix.vectors.loadVectorTriggers()
+	return ix.health.Damaged() // a write above met damage the check did not see
 }
 
 // prepareFile creates the folder (0700) and the files (0600) so that the
@@ -406,7 +417,7 @@ func (ix *Index) create() error {
 		if err := errors.Join(st.BindText(1, string(settings)), st.Exec()); err != nil {
 			return err
 		}
-		return newGeneration(c)
+		return newInstanceID(c)
 	})
 	if err != nil {
 		return fmt.Errorf("index %s: create schema: %w", ix.path, err)
@@ -433,17 +444,26 @@ func (ix *Index) tx(fn func(*sqlite3.Conn) error) (err error) {
 			err = errors.Join(err, ix.write.Exec("ROLLBACK"))
 		}
 	}()
-	ix.mem.tx.begin()
+	ix.bm25.tx.begin()
 	if err := fn(ix.write); err != nil {
 		return err
 	}
-	next := ix.prepareMem(ix.write) // the in-memory copy after fn's changes (memtrack.go)
+	next := ix.bm25.prepareCopy(ix.write) // the in-memory copy after fn's changes (postingstrack.go)
 	if err := ix.write.Exec("COMMIT"); err != nil {
 		return err
 	}
-	ix.mem.publish(next)
+	ix.bm25.publish(next)
 	return nil
 }
+
+// BM25 is the index's BM25 search and its postings copy.
+func (ix *Index) BM25() *BM25 { return &ix.bm25 }
+
+// Vectors are the index's chunk embeddings and their model.
+func (ix *Index) Vectors() *Vectors { return &ix.vectors }
+
+// Health is the index's damage state and its healing.
+func (ix *Index) Health() *Health { return &ix.health }
 
 // Path is the index file.
 func (ix *Index) Path() string { return ix.path }
@@ -460,13 +480,13 @@ func (ix *Index) Close() error {
 		for range cap(ix.readers) {
 			c := <-ix.readers
 			if c != nil {
-				errs = append(errs, ix.mem.stmts.release(c), c.Close())
+				errs = append(errs, ix.bm25.stmts.release(c), c.Close())
 			}
 		}
-		errs = append(errs, ix.mem.shutdown())
+		errs = append(errs, ix.bm25.shutdown())
 		ix.writeMu.Lock()
 		defer ix.writeMu.Unlock()
-		errs = append(errs, ix.mem.closeRowTokenizer())
+		errs = append(errs, ix.bm25.closeRowTokenizer())
 		if ix.write != nil {
 			errs = append(errs, ix.write.Close())
 			ix.write = nil

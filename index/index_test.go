@@ -51,7 +51,7 @@ func syncDisk(t *testing.T, ix *Index) Stats {
 func search(t *testing.T, ix *Index, q string) []Hit {
 	t.Helper()
 	var hits []Hit
-	if err := ix.Search(context.Background(), q, 1000, fts5Params, func(h Hit) bool { hits = append(hits, h); return true }); err != nil {
+	if err := ix.BM25().Search(context.Background(), q, 1000, fts5Params, func(h Hit) bool { hits = append(hits, h); return true }); err != nil {
 		t.Fatalf("search %q: %v", q, err)
 	}
 	return hits
@@ -227,7 +227,7 @@ func FuzzSearch(f *testing.F) {
 	// connection of its own to the same path (a ":memory:" path became a
 	// file of that name in the working directory). The connection is
 	// opened as the index opens its own (WAL, a busy timeout): once the
-	// index has been quiet for memQuiet, that build switches the file to
+	// index has been quiet for copyQuiet, that build switches the file to
 	// WAL, which a bare connection met as "database is locked".
 	path := filepath.Join(f.TempDir(), "fuzz.db")
 	c, err := openConn(context.Background(), path)
@@ -235,7 +235,8 @@ func FuzzSearch(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer c.Close()
-	ix := &Index{path: path, settings: NewSettings("/v", false, chunk.Options{}), write: c, readers: make(chan *sqlite3.Conn, 1)}
+	ix := newIndex(path, NewSettings("/v", false, chunk.Options{}))
+	ix.write, ix.readers = c, make(chan *sqlite3.Conn, 1)
 	if err := errors.Join(registerFTS(c), ix.create()); err != nil {
 		f.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func FuzzSearch(f *testing.F) {
 	}
 	ix.readers <- c
 	f.Fuzz(func(t *testing.T, q string) {
-		if err := ix.Search(context.Background(), q, 100, fts5Params, func(Hit) bool { return true }); err != nil {
+		if err := ix.BM25().Search(context.Background(), q, 100, fts5Params, func(Hit) bool { return true }); err != nil {
 			t.Fatalf("query %q → %q: %v", q, MatchExpr(q), err)
 		}
 	})
@@ -361,7 +362,7 @@ func TestCloseTwiceAndSearchAfterClose(t *testing.T) {
 	if err := ix.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	if err := ix.Search(context.Background(), "x", 10, fts5Params, func(Hit) bool { return true }); err == nil || !strings.Contains(err.Error(), "closed") {
+	if err := ix.BM25().Search(context.Background(), "x", 10, fts5Params, func(Hit) bool { return true }); err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Fatalf("search after Close: %v", err)
 	}
 }

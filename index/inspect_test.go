@@ -38,11 +38,11 @@ func TestInspect(t *testing.T) {
 		t.Fatalf("embeddings: alias %q dim %d vectors %d", info.EmbeddingAlias, info.EmbeddingDim, info.Vectors)
 	}
 
-	n, err := ix.ClearEmbeddings(ctx)
+	n, err := ix.Vectors().Clear(ctx)
 	if err != nil || n == 0 {
-		t.Fatalf("ClearEmbeddings = %d, %v", n, err)
+		t.Fatalf("Vectors.Clear = %d, %v", n, err)
 	}
-	if id, _, err := ix.EmbeddingModel(ctx); err != nil || id != "" || vectorCount(t, ix) != 0 {
+	if id, _, err := ix.Vectors().Model(ctx); err != nil || id != "" || vectorCount(t, ix) != 0 {
 		t.Fatalf("after clear: model %q, %d vectors, err %v", id, vectorCount(t, ix), err)
 	}
 	if after := search(t, ix, "kubernetes"); len(after) == 0 {

@@ -15,7 +15,7 @@ func VaultModelPath(path string) string { return path + ".words" }
 // the vectors are made of) that the index would embed: notes the privacy
 // rules hide, and files that cannot be read, give none. The order is the
 // order of src.Files, so equal sources give equal texts.
-func (ix *Index) EmbedTexts(ctx context.Context, src Source) ([]string, error) {
+func (v *Vectors) EmbedTexts(ctx context.Context, src Source) ([]string, error) {
 	var texts []string
 	for _, f := range src.Files {
 		if err := ctx.Err(); err != nil {
@@ -28,7 +28,7 @@ func (ix *Index) EmbedTexts(ctx context.Context, src Source) ([]string, error) {
 		if n == nil || (src.Privacy != nil && src.Privacy.Private(n)) {
 			continue
 		}
-		for _, c := range chunk.Split(n, ix.settings.Chunk) {
+		for _, c := range chunk.Split(n, v.ix.settings.Chunk) {
 			texts = append(texts, EmbedText(n, c))
 		}
 	}

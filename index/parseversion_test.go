@@ -21,16 +21,16 @@ func TestOutdatedParseReindexesNotes(t *testing.T) {
 	if st := syncDisk(t, ix); st.Updated != 0 {
 		t.Fatalf("second sync updated %d notes, want 0", st.Updated)
 	}
-	refs, err := ix.ChunksWithoutVectors(ctx)
+	refs, err := ix.Vectors().Missing(ctx)
 	if err != nil || len(refs) == 0 {
 		t.Fatalf("chunks without vectors: %d, %v", len(refs), err)
 	}
 	vec := make([]float32, 4)
 	vec[0] = 1
-	if _, err := ix.SetEmbeddingModel(ctx, "test:model", "", 4); err != nil {
+	if _, err := ix.Vectors().SetModel(ctx, "test:model", "", 4); err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.PutVectors(ctx, []string{refs[0].Hash}, [][]float32{vec}); err != nil {
+	if err := ix.Vectors().Put(ctx, []string{refs[0].Hash}, [][]float32{vec}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ix.tx(func(c *sqlite3.Conn) error {
@@ -42,7 +42,7 @@ func TestOutdatedParseReindexesNotes(t *testing.T) {
 	if st.Updated != first.Added {
 		t.Fatalf("after a parser change: updated %d, want every note (%d)", st.Updated, first.Added)
 	}
-	after, err := ix.ChunksWithoutVectors(ctx)
+	after, err := ix.Vectors().Missing(ctx)
 	if err != nil || len(after) != len(refs)-1 {
 		t.Fatalf("vectors lost: %d chunks without vectors, want %d (%v)", len(after), len(refs)-1, err)
 	}

@@ -41,7 +41,7 @@ func (ix *Index) storedPrivacy(ctx context.Context) (string, error) {
 // can hold old page images. Then the rules hash is recorded, so a purge
 // cut short is redone by the next sync.
 func (ix *Index) finishPurge(ctx context.Context, hash string) error {
-	if _, err := ix.PruneVectors(ctx); err != nil {
+	if _, err := ix.vectors.Prune(ctx); err != nil {
 		return err
 	}
 	err := ix.tx(func(c *sqlite3.Conn) error {

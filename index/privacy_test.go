@@ -67,7 +67,7 @@ func syncWith(t *testing.T, ix *Index, p Privacy) Stats {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.BuildEmbeddings(ctx, src, &embedtest.Model{Name: "toy"}, "toy", 0, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, &embedtest.Model{Name: "toy"}, "toy", 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := ix.Check(ctx); err != nil {

@@ -13,9 +13,9 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-// EachVectorOf is EachVector for the chunks of the given paths only.
-func (ix *Index) EachVectorOf(ctx context.Context, paths []string, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+// EachOf is Each for the chunks of the given paths only.
+func (v *Vectors) EachOf(ctx context.Context, paths []string, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
+	err := v.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		return eachRowOf(c, `SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash WHERE c.path = ?1 ORDER BY c.idx`,
 			paths, func(st *sqlite3.Stmt) error {
 				scale, vec, err := DecodeVector(st.ColumnRawBlob(3))
@@ -26,7 +26,7 @@ func (ix *Index) EachVectorOf(ctx context.Context, paths []string, fn func(ref C
 			})
 	})
 	if err != nil {
-		return fmt.Errorf("index %s: read vectors: %w", ix.path, err)
+		return fmt.Errorf("index %s: read vectors: %w", v.ix.path, err)
 	}
 	return nil
 }
@@ -49,11 +49,11 @@ func (ix *Index) fileRowsUnder(ctx context.Context, paths []string) (map[string]
 	return rows, nil
 }
 
-// chunksWithoutVectorsUnder is ChunksWithoutVectors for the chunks of the
+// missingUnder is Missing for the chunks of the
 // given paths and of everything under them.
-func (ix *Index) chunksWithoutVectorsUnder(ctx context.Context, paths []string) ([]ChunkRef, error) {
+func (v *Vectors) missingUnder(ctx context.Context, paths []string) ([]ChunkRef, error) {
 	var out []ChunkRef
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+	err := v.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		return eachRowOf(c, `SELECT c.path, c.idx, c.hash FROM chunks c
 			WHERE (c.path = ?1 OR (c.path >= ?1 || '/' AND c.path < ?1 || '0'))
 			AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash) ORDER BY c.path, c.idx`, paths, func(st *sqlite3.Stmt) error {
@@ -62,7 +62,7 @@ func (ix *Index) chunksWithoutVectorsUnder(ctx context.Context, paths []string) 
 		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("index %s: chunks without vectors: %w", ix.path, err)
+		return nil, fmt.Errorf("index %s: chunks without vectors: %w", v.ix.path, err)
 	}
 	slices.SortFunc(out, func(a, b ChunkRef) int { return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Chunk, b.Chunk)) })
 	return slices.CompactFunc(out, func(a, b ChunkRef) bool { return a.Path == b.Path && a.Chunk == b.Chunk }), nil

@@ -19,19 +19,19 @@ import (
 // The rows are those FTS5 matches for MatchExpr(query), scored as
 // FTS5's bm25() scores them but with p's k1 and b (bm25() hard-codes
 // 1.2 and 0.75): from the in-memory copy when it matches the snapshot
-// and every phrase is one token (memstate.go), else from postings read
+// and every phrase is one token (bm25state.go), else from postings read
 // for this query (bm25read.go). Both score with the same code, so they
 // give the same hits and scores. Chunk and file rows are looked up only
 // for the best rows, in batches that never split a group of equal scores
 // (so ties are broken by path and chunk). The reads share one read
 // transaction, so they see one snapshot.
-func (ix *Index) Search(ctx context.Context, query string, limit int, p BM25Params, fn func(Hit) bool) error {
-	return ix.search(ctx, query, limit, firstBatch, p, fn)
+func (bm *BM25) Search(ctx context.Context, query string, limit int, p BM25Params, fn func(Hit) bool) error {
+	return bm.search(ctx, query, limit, firstBatch, p, fn)
 }
 
 // search is Search with the size of the first lookup batch (tests use
 // tiny ones to make batches cut through tie groups).
-func (ix *Index) search(ctx context.Context, query string, limit, batch int, p BM25Params, fn func(Hit) bool) error {
+func (bm *BM25) search(ctx context.Context, query string, limit, batch int, p BM25Params, fn func(Hit) bool) error {
 	terms := matchTerms(query)
 	expr := strings.Join(terms, " OR ")
 	if err := p.validate(); err != nil {
@@ -40,7 +40,7 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, p B
 	if expr == "" || limit <= 0 {
 		return nil
 	}
-	tok, err := ix.tokenizer()
+	tok, err := bm.tokenizer()
 	if err != nil {
 		return fmt.Errorf("index search %q: %w", expr, err)
 	}
@@ -48,19 +48,19 @@ func (ix *Index) search(ctx context.Context, query string, limit, batch int, p B
 	if err != nil {
 		return fmt.Errorf("index search %q: tokenize: %w", expr, err)
 	}
-	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+	err = bm.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		if !c.GetAutocommit() {
 			return errors.New("read connection left inside a transaction")
 		}
-		if err := ix.mem.stmts.setup(c, vocabSetup); err != nil {
+		if err := bm.stmts.setup(c, vocabSetup); err != nil {
 			return err
 		}
 		tx := c.Begin()     // cannot fail outside a transaction, even interrupted
 		defer tx.Rollback() // read only: nothing to keep; runs even if interrupted
-		if done, err := ix.memSearch(c, p, phrases, single, limit, fn); err != nil || done {
-			return err // answered from memory (memstate.go)
+		if done, err := bm.copySearch(c, p, phrases, single, limit, fn); err != nil || done {
+			return err // answered from memory (bm25state.go)
 		}
-		scored, err := ix.readScores(c, p, terms, phrases)
+		scored, err := bm.readScores(c, p, terms, phrases)
 		if err != nil {
 			return err
 		}

@@ -12,28 +12,28 @@ import (
 func TestStampStatementsReleased(t *testing.T) {
 	_, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	before := ix.mem.used.Load()
+	before := ix.bm25.used.Load()
 	for range 6 { // more searches than read connections
-		if _, inMem := compareWithReference(t, ix, []string{"garden", "sourdough"}); inMem != 2 {
-			t.Fatalf("%d of 2 searches from memory", inMem)
+		if _, fromCopy := compareWithReference(t, ix, []string{"garden", "sourdough"}); fromCopy != 2 {
+			t.Fatalf("%d of 2 searches from memory", fromCopy)
 		}
 	}
-	if ix.mem.used.Load() == before {
+	if ix.bm25.used.Load() == before {
 		t.Fatal("no search answered from memory")
 	}
-	ix.mem.stmts.mu.Lock()
-	n := len(ix.mem.stmts.m)
-	ix.mem.stmts.mu.Unlock()
+	ix.bm25.stmts.mu.Lock()
+	n := len(ix.bm25.stmts.m)
+	ix.bm25.stmts.mu.Unlock()
 	if n == 0 || n > cap(ix.readers) {
 		t.Fatalf("%d prepared stamp queries for %d read connections", n, cap(ix.readers))
 	}
 	if err := ix.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if len(ix.mem.stmts.m) != 0 {
-		t.Fatalf("%d stamp queries left after Close", len(ix.mem.stmts.m))
+	if len(ix.bm25.stmts.m) != 0 {
+		t.Fatalf("%d stamp queries left after Close", len(ix.bm25.stmts.m))
 	}
 }

@@ -276,7 +276,7 @@ func (ix *Index) Sync(ctx context.Context, src Source, progress func(done, total
 	}
 	slices.Sort(remaining)
 	if err := ix.tx(func(c *sqlite3.Conn) error {
-		w, err := newWriter(c, &ix.mem)
+		w, err := newWriter(c, &ix.bm25)
 		if err != nil {
 			return err
 		}
@@ -377,7 +377,7 @@ func chunkRows(an *analysis.Analyzer, n *vault.Note, chunks []chunk.Chunk) []chu
 // writeBatch writes a prepared batch in one transaction.
 func (ix *Index) writeBatch(items []prepared, rows map[string]fileRow, gone map[string][]string, reparse bool, st *Stats) error {
 	err := ix.tx(func(c *sqlite3.Conn) error {
-		w, err := newWriter(c, &ix.mem)
+		w, err := newWriter(c, &ix.bm25)
 		if err != nil {
 			return err
 		}
@@ -495,17 +495,17 @@ func kindOf(p string) string {
 	return vault.KindMarkdown
 }
 
-// writer holds the statements of one write transaction, and tells mem
-// which FTS5 rows it deletes and inserts (memtrack.go).
+// writer holds the statements of one write transaction, and tells bm25
+// which FTS5 rows it deletes and inserts (postingstrack.go).
 type writer struct {
 	c                                 *sqlite3.Conn
-	mem                               *memState
+	bm25                              *BM25
 	delFTS, delChunks, delFile, touch *sqlite3.Stmt
 	insChunk, insFTS, insFile, ids    *sqlite3.Stmt
 }
 
-func newWriter(c *sqlite3.Conn, mem *memState) (*writer, error) {
-	w := &writer{c: c, mem: mem}
+func newWriter(c *sqlite3.Conn, bm25 *BM25) (*writer, error) {
+	w := &writer{c: c, bm25: bm25}
 	for _, p := range []struct {
 		dst **sqlite3.Stmt
 		sql string
@@ -539,7 +539,7 @@ func (w *writer) close() {
 
 // delete removes every row of a file.
 func (w *writer) delete(p string) error {
-	w.mem.deleting(w.c, w.ids, p)
+	w.bm25.deleting(w.c, w.ids, p)
 	return errors.Join(bindExec(w.delFTS, p), bindExec(w.delChunks, p), bindExec(w.delFile, p))
 }
 
@@ -551,11 +551,11 @@ func (w *writer) insertChunks(path string, chunks []chunk.Chunk, rows []chunkRow
 			return err
 		}
 		id := w.c.LastInsertRowID()
-		w.mem.start(w.c) // before the transaction's first FTS5 change
+		w.bm25.start(w.c) // before the transaction's first FTS5 change
 		if err := bindExec(w.insFTS, id, r.title, r.aliases, r.headings, r.tags, r.body, r.cjk); err != nil {
 			return err
 		}
-		w.mem.inserted(id)
+		w.bm25.inserted(id)
 	}
 	return nil
 }

@@ -98,7 +98,7 @@ func TestSearchEqualsReference(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-			ix.mem.off = true // the SQLite-read path; memfts_test.go checks the in-memory one
+			ix.bm25.off = true // the SQLite-read path; memfts_test.go checks the in-memory one
 			syncDisk(t, ix)
 			var compared int
 			if tc.name == "generated" { // many queries: fewer cuts (the race detector makes each slow)

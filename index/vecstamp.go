@@ -13,7 +13,7 @@ import (
 // engine state, so that a warm start need not read them all from SQLite
 // again (0.5–0.9 s of CPU at 107,000 notes). A saved copy is used only
 // when the index's vectors are as they were when the copy was read: its
-// vector stamp records the index's generation, the FTS5 stamp (the chunks
+// vector stamp records the index's instance id, the FTS5 stamp (the chunks
 // and their text), the embedding model and a counter that triggers on
 // the vectors table raise with every row written or deleted. Triggers,
 // not the code that writes, so that any program writing the table
@@ -34,12 +34,12 @@ const bumpVectorVersion = `INSERT OR REPLACE INTO meta(key, value) VALUES ('vect
 // index has none yet (an index made before them); an index that has them
 // is only read. Without them (the write failed) every vector stamp is "":
 // no saved copy is used.
-func (ix *Index) loadVectorTriggers() {
-	if ok, err := hasVectorTriggers(ix.write); err == nil && ok {
-		ix.vecStamped = true
+func (v *Vectors) loadVectorTriggers() {
+	if ok, err := hasVectorTriggers(v.ix.write); err == nil && ok {
+		v.stamped = true
 		return
 	}
-	ix.vecStamped = ix.tx(func(c *sqlite3.Conn) error { return c.Exec(vectorTriggers) }) == nil
+	v.stamped = v.ix.tx(func(c *sqlite3.Conn) error { return c.Exec(vectorTriggers) }) == nil
 }
 
 // hasVectorTriggers reports whether the index c reads has the three
@@ -58,9 +58,9 @@ func hasVectorTriggers(c *sqlite3.Conn) (bool, error) {
 
 // vectorStamp returns the vector stamp of the snapshot c reads ("" when
 // the index keeps none).
-func (ix *Index) vectorStamp(c *sqlite3.Conn) (string, error) {
-	gen := ix.Generation()
-	if !ix.vecStamped || gen == "" {
+func (v *Vectors) vectorStamp(c *sqlite3.Conn) (string, error) {
+	instance := v.ix.InstanceID()
+	if !v.stamped || instance == "" {
 		return "", nil
 	}
 	version, err := metaValue(c, "vectors_version")
@@ -75,21 +75,21 @@ func (ix *Index) vectorStamp(c *sqlite3.Conn) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.Join([]string{gen, version, id, alias, fmt.Sprint(dim), fts}, "\x00"), nil
+	return strings.Join([]string{instance, version, id, alias, fmt.Sprint(dim), fts}, "\x00"), nil
 }
 
-// VectorStamp returns the index's vector stamp now: equal stamps mean the
+// Stamp returns the index's vector stamp now: equal stamps mean the
 // same vectors for the same chunks. It is "" when the index keeps none
 // (then nothing derived from its vectors may be reused).
-func (ix *Index) VectorStamp(ctx context.Context) (stamp string, err error) {
-	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+func (v *Vectors) Stamp(ctx context.Context) (stamp string, err error) {
+	err = v.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		return inReadTx(c, func() (err error) {
-			stamp, err = ix.vectorStamp(c)
+			stamp, err = v.vectorStamp(c)
 			return err
 		})
 	})
 	if err != nil {
-		return "", fmt.Errorf("index %s: vector stamp: %w", ix.path, err)
+		return "", fmt.Errorf("index %s: vector stamp: %w", v.ix.path, err)
 	}
 	return stamp, nil
 }

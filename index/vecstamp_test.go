@@ -26,20 +26,20 @@ func TestVectorStamp(t *testing.T) {
 		{name: "nothing", op: func(*testing.T, *Index, string) {}},
 		{name: "reads", op: func(t *testing.T, ix *Index, _ string) {
 			vectorCount(t, ix)
-			if _, err := ix.ChunksWithoutVectors(ctx); err != nil {
+			if _, err := ix.Vectors().Missing(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{name: "sync without changes", op: func(t *testing.T, ix *Index, _ string) { syncDisk(t, ix) }},
 		{name: "build again, nothing new", op: func(t *testing.T, ix *Index, _ string) { build(t, ix, &embedtest.Model{Name: "a"}, 7) }},
 		{name: "put vectors", op: func(t *testing.T, ix *Index, _ string) {
-			if err := ix.PutVectors(ctx, []string{"somehash"}, [][]float32{make([]float32, embedtest.Dim)}); err != nil {
+			if err := ix.Vectors().Put(ctx, []string{"somehash"}, [][]float32{make([]float32, embedtest.Dim)}); err != nil {
 				t.Fatal(err)
 			}
 		}, changed: true},
 		{name: "another model", op: func(t *testing.T, ix *Index, _ string) { build(t, ix, &embedtest.Model{Name: "b"}, 7) }, changed: true},
 		{name: "cleared", op: func(t *testing.T, ix *Index, _ string) {
-			if _, err := ix.ClearEmbeddings(ctx); err != nil {
+			if _, err := ix.Vectors().Clear(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}, changed: true},
@@ -67,7 +67,7 @@ func TestVectorStamp(t *testing.T) {
 			if before == "" {
 				t.Fatal("no vector stamp")
 			}
-			seen, err := ix.EachVectorStamped(ctx, func(ChunkRef, float32, []int8) error { return nil })
+			seen, err := ix.Vectors().EachStamped(ctx, func(ChunkRef, float32, []int8) error { return nil })
 			if err != nil || seen != before {
 				t.Fatalf("stamp read with the vectors %q (%v), alone %q", seen, err, before)
 			}
@@ -88,7 +88,7 @@ func TestVectorStamp(t *testing.T) {
 
 func stampNow(t *testing.T, ix *Index) string {
 	t.Helper()
-	s, err := ix.VectorStamp(context.Background())
+	s, err := ix.Vectors().Stamp(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestVectorTriggersMissing(t *testing.T) {
 	if before == "" {
 		t.Fatal("no stamp after reopening")
 	}
-	if err := ix.PutVectors(ctx, []string{"somehash"}, [][]float32{make([]float32, embedtest.Dim)}); err != nil {
+	if err := ix.Vectors().Put(ctx, []string{"somehash"}, [][]float32{make([]float32, embedtest.Dim)}); err != nil {
 		t.Fatal(err)
 	}
 	if stampNow(t, ix) == before {

@@ -16,34 +16,45 @@ import (
 // passages. The model that made them is recorded in meta; vectors of two
 // models never mix.
 
-// EmbeddingModel returns the recorded model id and dimension ("" and 0
+// Vectors are the index's chunk embeddings (Index.Vectors): the model
+// they are made with (Model, ModelAlias, SetModel), building them
+// (Build, EmbedTexts), writing and pruning them (Put, Prune, Clear,
+// Missing), reading them (Each, EachStamped, EachOf) and their stamp
+// (Stamp), which says whether a copy saved elsewhere is current.
+type Vectors struct {
+	ix *Index // the store the vectors live in
+	// stamped: the vector stamp's triggers exist (vecstamp.go).
+	stamped bool
+}
+
+// Model returns the recorded model id and dimension ("" and 0
 // when no embeddings were built).
-func (ix *Index) EmbeddingModel(ctx context.Context) (id string, dim int, err error) {
-	id, _, dim, err = ix.EmbeddingModelAlias(ctx)
+func (v *Vectors) Model(ctx context.Context) (id string, dim int, err error) {
+	id, _, dim, err = v.ModelAlias(ctx)
 	return id, dim, err
 }
 
-// EmbeddingModelAlias also returns the alias the model was chosen by.
-func (ix *Index) EmbeddingModelAlias(ctx context.Context) (id, alias string, dim int, err error) {
-	err = ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
+// ModelAlias also returns the alias the model was chosen by.
+func (v *Vectors) ModelAlias(ctx context.Context) (id, alias string, dim int, err error) {
+	err = v.ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
 		id, alias, dim, err = modelOf(c)
 		return err
 	})
 	if err != nil {
-		return "", "", 0, fmt.Errorf("index %s: embedding model: %w", ix.path, err)
+		return "", "", 0, fmt.Errorf("index %s: embedding model: %w", v.ix.path, err)
 	}
 	return id, alias, dim, nil
 }
 
-// SetEmbeddingModel records the model the vectors are made with. When a
+// SetModel records the model the vectors are made with. When a
 // different model was recorded, every stored vector is deleted first and
 // the number deleted is returned.
-func (ix *Index) SetEmbeddingModel(ctx context.Context, id, alias string, dim int) (deleted int, err error) {
-	old, _, err := ix.EmbeddingModel(ctx)
+func (v *Vectors) SetModel(ctx context.Context, id, alias string, dim int) (deleted int, err error) {
+	old, _, err := v.Model(ctx)
 	if err != nil {
 		return 0, err
 	}
-	err = ix.tx(func(c *sqlite3.Conn) error {
+	err = v.ix.tx(func(c *sqlite3.Conn) error {
 		if old != id {
 			if err := c.Exec(`DELETE FROM vectors`); err != nil {
 				return err
@@ -57,7 +68,7 @@ func (ix *Index) SetEmbeddingModel(ctx context.Context, id, alias string, dim in
 		)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("index %s: set embedding model: %w", ix.path, err)
+		return 0, fmt.Errorf("index %s: set embedding model: %w", v.ix.path, err)
 	}
 	return deleted, nil
 }
@@ -69,11 +80,11 @@ type ChunkRef struct {
 	Hash  string
 }
 
-// ChunksWithoutVectors lists the chunks whose content has no vector yet,
+// Missing lists the chunks whose content has no vector yet,
 // by path and chunk index.
-func (ix *Index) ChunksWithoutVectors(ctx context.Context) ([]ChunkRef, error) {
+func (v *Vectors) Missing(ctx context.Context) ([]ChunkRef, error) {
 	var out []ChunkRef
-	err := ix.reader(ctx, func(c *sqlite3.Conn) error {
+	err := v.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash FROM chunks c
 			WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash) ORDER BY c.path, c.idx`)
 		if err != nil {
@@ -86,21 +97,21 @@ func (ix *Index) ChunksWithoutVectors(ctx context.Context) ([]ChunkRef, error) {
 		return st.Err()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("index %s: chunks without vectors: %w", ix.path, err)
+		return nil, fmt.Errorf("index %s: chunks without vectors: %w", v.ix.path, err)
 	}
 	return out, nil
 }
 
-// PutVectors stores vectors by chunk hash in one transaction (a killed
+// Put stores vectors by chunk hash in one transaction (a killed
 // build loses at most the batch in flight).
-func (ix *Index) PutVectors(ctx context.Context, hashes []string, vecs [][]float32) error {
+func (v *Vectors) Put(ctx context.Context, hashes []string, vecs [][]float32) error {
 	if len(hashes) != len(vecs) {
 		return fmt.Errorf("index: %d hashes for %d vectors", len(hashes), len(vecs))
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := ix.tx(func(c *sqlite3.Conn) error {
+	err := v.ix.tx(func(c *sqlite3.Conn) error {
 		st, _, err := c.Prepare(`INSERT OR REPLACE INTO vectors(hash, vec) VALUES (?, ?)`)
 		if err != nil {
 			return err
@@ -116,7 +127,7 @@ func (ix *Index) PutVectors(ctx context.Context, hashes []string, vecs [][]float
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("index %s: store vectors: %w", ix.path, err)
+		return fmt.Errorf("index %s: store vectors: %w", v.ix.path, err)
 	}
 	return nil
 }
@@ -128,10 +139,10 @@ func firstOr(v [][]float32) []float32 {
 	return v[0]
 }
 
-// PruneVectors deletes the vectors no chunk uses any more.
-func (ix *Index) PruneVectors(ctx context.Context) (int, error) {
+// Prune deletes the vectors no chunk uses any more.
+func (v *Vectors) Prune(ctx context.Context) (int, error) {
 	n := 0
-	err := ix.tx(func(c *sqlite3.Conn) error {
+	err := v.ix.tx(func(c *sqlite3.Conn) error {
 		if err := c.Exec(`DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM chunks)`); err != nil {
 			return err
 		}
@@ -139,37 +150,37 @@ func (ix *Index) PruneVectors(ctx context.Context) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("index %s: prune vectors: %w", ix.path, err)
+		return 0, fmt.Errorf("index %s: prune vectors: %w", v.ix.path, err)
 	}
 	return n, nil
 }
 
-// EachVector calls fn for every chunk that has a vector, with the vector
+// Each calls fn for every chunk that has a vector, with the vector
 // in its stored form (see DecodeVector); vec is only valid during the call.
-func (ix *Index) EachVector(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
-	_, err := ix.EachVectorStamped(ctx, fn)
+func (v *Vectors) Each(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
+	_, err := v.EachStamped(ctx, fn)
 	return err
 }
 
-// EachVectorStamped is EachVector, also returning the index's vector
-// stamp (see [Index.VectorStamp]) read in the same transaction as the
+// EachStamped is Each, also returning the index's vector
+// stamp (see [Vectors.Stamp]) read in the same transaction as the
 // vectors: the stamp of exactly the vectors fn saw.
-func (ix *Index) EachVectorStamped(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) (stamp string, err error) {
-	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
+func (v *Vectors) EachStamped(ctx context.Context, fn func(ref ChunkRef, scale float32, vec []int8) error) (stamp string, err error) {
+	err = v.ix.reader(ctx, func(c *sqlite3.Conn) error {
 		return inReadTx(c, func() (err error) {
-			if stamp, err = ix.vectorStamp(c); err != nil {
+			if stamp, err = v.vectorStamp(c); err != nil {
 				return err
 			}
 			return eachVector(c, fn)
 		})
 	})
 	if err != nil {
-		return "", fmt.Errorf("index %s: read vectors: %w", ix.path, err)
+		return "", fmt.Errorf("index %s: read vectors: %w", v.ix.path, err)
 	}
 	return stamp, nil
 }
 
-// eachVector is EachVector's scan on c.
+// eachVector is Each's scan on c.
 func eachVector(c *sqlite3.Conn, fn func(ref ChunkRef, scale float32, vec []int8) error) error {
 	st, _, err := c.Prepare(`SELECT c.path, c.idx, c.hash, v.vec FROM chunks c JOIN vectors v ON v.hash = c.hash ORDER BY c.path, c.idx`)
 	if err != nil {

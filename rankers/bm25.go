@@ -70,7 +70,7 @@ func (b *BM25) rank(ctx context.Context, req Request, bound int) ([]Candidate, i
 	if p == (index.BM25Params{}) {
 		p = index.BM25Params{K1: BM25K1, B: BM25B}
 	}
-	err := b.ix.Search(ctx, req.Query, bound, p, func(h index.Hit) bool {
+	err := b.ix.BM25().Search(ctx, req.Query, bound, p, func(h index.Hit) bool {
 		rows++
 		note, ok := b.snap.NoteIDExact(h.Path)
 		if ok && req.Allow != nil && !req.Allow(note) {

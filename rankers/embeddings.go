@@ -63,7 +63,7 @@ type VectorModel struct {
 // reports a note's chunk count, so rows of an index that lags the
 // snapshot are dropped rather than misattributed.
 func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, chunks func(note int) int, model embed.Embedder, alias string) (*Embeddings, error) {
-	id, dim, err := ix.EmbeddingModel(ctx)
+	id, dim, err := ix.Vectors().Model(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func LoadEmbeddings(ctx context.Context, ix *index.Index, snap *vault.Snapshot, 
 	// 100k notes that growth copied several times the final array).
 	e.vecs, e.scales = make([]int8, 0, rows*dim), make([]float32, 0, rows)
 	e.notes, e.chunks = make([]int32, 0, rows), make([]int32, 0, rows)
-	e.stamp, err = ix.EachVectorStamped(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
+	e.stamp, err = ix.Vectors().EachStamped(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
 		e.addStored(snap, chunks, ref, scale, vec)
 		return nil
 	})
@@ -449,7 +449,7 @@ func (e *Embeddings) Update(ctx context.Context, ix *index.Index, snap *vault.Sn
 		}
 	}
 	if len(fresh) > 0 {
-		err := ix.EachVectorOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
+		err := ix.Vectors().EachOf(ctx, fresh, func(ref index.ChunkRef, scale float32, vec []int8) error {
 			u.addStored(snap, chunks, ref, scale, vec)
 			return nil
 		})

@@ -16,7 +16,7 @@ import (
 // The dense signal's vectors are saved in the engine state as they are
 // held in memory (int8 rows with one float32 scale each, and each row's
 // note and chunk), with the index's vector stamp they were read at (see
-// [index.Index.VectorStamp]). A warm start takes them from there instead
+// [index.Vectors.Stamp]). A warm start takes them from there instead
 // of reading every vector from SQLite, when the stamp says the index's
 // vectors are still those.
 
@@ -154,7 +154,7 @@ func (e *Embeddings) stampAfter(ctx context.Context, ix *index.Index, fresh int)
 	if fresh > 0 || e.stamp == "" {
 		return ""
 	}
-	if now, err := ix.VectorStamp(ctx); err != nil || now != e.stamp {
+	if now, err := ix.Vectors().Stamp(ctx); err != nil || now != e.stamp {
 		return ""
 	}
 	return e.stamp

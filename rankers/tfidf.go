@@ -13,19 +13,19 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/analysis"
 	"github.com/enquire-mcp/enquire-mcp/chunk"
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/statefile"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
 // FieldWeights scale how much one occurrence of a term counts in each part
-// of a note: a word in the title says more about the note than one in
-// passing.
-type FieldWeights struct {
-	Title, Aliases, Headings, Tags, Properties, Body float32
-}
+// of a note (see [index.FieldWeights]).
+type FieldWeights = index.FieldWeights
 
-// DefaultFieldWeights are the weights obsidian_search uses.
-var DefaultFieldWeights = FieldWeights{Title: 3, Aliases: 3, Headings: 2, Tags: 2, Properties: 1, Body: 1}
+// DefaultFieldWeights are the weights obsidian_search uses: the same
+// per-field weights as BM25's column weights, from their one copy
+// [index.DefaultFieldWeights].
+var DefaultFieldWeights = index.DefaultFieldWeights()
 
 // TFIDF is the always-available lexical signal: sublinear tf, smoothed idf,
 // vectors divided by their pivoted L2 norm (see pivoted), scored as a dot

@@ -56,7 +56,8 @@ func encodeSums(w *statefile.Writer, s normSums) {
 // with fw and an analyzer equal to an (the caller's state key vouches
 // for the code); every slot and posting is checked to be in range.
 func DecodeTFIDF(r *statefile.Reader, an *analysis.Analyzer, fw FieldWeights) (*TFIDF, error) {
-	got := FieldWeights{r.Float32(), r.Float32(), r.Float32(), r.Float32(), r.Float32(), r.Float32()}
+	// Keyed fields are evaluated in the order written, the order EncodeState writes.
+	got := FieldWeights{Title: r.Float32(), Aliases: r.Float32(), Headings: r.Float32(), Tags: r.Float32(), Properties: r.Float32(), Body: r.Float32()}
 	if r.Err() == nil && got != fw {
 		return nil, fmt.Errorf("tf-idf state made with field weights %+v, not %+v", got, fw)
 	}

@@ -3,9 +3,9 @@ package rankers
 // The ranking constants of obsidian_search, in one place. Every value here
 // was measured with `enquire-mcp eval` (docs/benchmarks.md has the tables
 // and commands); change one only with a new measurement. The per-field
-// TF-IDF weights are DefaultFieldWeights (tfidf.go); BM25's column weights
-// are part of the index (columnWeights in index/bm25.go: its in-memory
-// copy holds counts weighted with them), its k1 and b are here.
+// weights of TF-IDF and of BM25's columns are one set,
+// index.DefaultFieldWeights (BM25's are part of the index: its in-memory
+// copy holds counts weighted with them); BM25's k1 and b are here.
 const (
 	// BM25K1 and BM25B are BM25's term saturation and length
 	// normalisation (index.BM25Params, passed with every search): FTS5's

@@ -18,7 +18,7 @@ func TestBM25ParamsPrecedence(t *testing.T) {
 		opts := e.opts
 		opts.BM25 = p
 		return &Engine{snap: e.snap, graph: e.graph, an: e.an, chunks: e.chunks, tfidf: e.tfidf, rankers: e.rankers,
-			extra: e.extra, opts: opts, gen: e.gen, savedMem: e.savedMem, state: e.state}
+			extra: e.extra, opts: opts, gen: e.gen, savedPostings: e.savedPostings, state: e.state}
 	}
 	for _, tc := range []struct {
 		name string

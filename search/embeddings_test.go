@@ -50,7 +50,7 @@ func embeddedEngine(t *testing.T, dir string, built, loaded *embedtest.Model, op
 	t.Helper()
 	ctx := context.Background()
 	snap, ix, src := syncedIndex(t, dir)
-	if _, err := ix.BuildEmbeddings(ctx, src, built, "toy", 0, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, built, "toy", 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	opts.Index, opts.Embedder, opts.EmbedderAlias = ix, loaded, "toy"

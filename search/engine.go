@@ -91,9 +91,9 @@ type Engine struct {
 	// Expand. Both are per engine, so a vault change starts afresh.
 	pages pageCache
 	tags  rareTags
-	// savedMem is the index's in-memory BM25 copy a restored state carried
+	// savedPostings is the index's in-memory BM25 copy a restored state carried
 	// (state_mem.go).
-	savedMem savedMem
+	savedPostings savedPostings
 	// savedVecs are the dense signal's vectors a restored state carried
 	// (state_vectors.go).
 	savedVecs savedVectors
@@ -165,7 +165,7 @@ func embeddingsRanker(ctx context.Context, opts Options, snap *vault.Snapshot, c
 	if opts.Index == nil {
 		return nil
 	}
-	stored, _, err := opts.Index.EmbeddingModel(ctx)
+	stored, _, err := opts.Index.Vectors().Model(ctx)
 	switch {
 	case err != nil:
 		return rankers.Unavailable(rankers.SignalEmbeddings, err)

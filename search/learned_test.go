@@ -16,7 +16,7 @@ func learnedEngine(t *testing.T, dir string) *Engine {
 	t.Helper()
 	ctx := context.Background()
 	snap, ix, src := syncedIndex(t, dir)
-	texts, err := ix.EmbedTexts(ctx, src)
+	texts, err := ix.Vectors().EmbedTexts(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func learnedEngine(t *testing.T, dir string) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.BuildEmbeddings(ctx, src, m, learned.Alias, 0, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, m, learned.Alias, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	e, err := New(ctx, snap, an, Options{Index: ix, Embedder: m, EmbedderAlias: learned.Alias})

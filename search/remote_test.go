@@ -47,7 +47,7 @@ func TestRemoteEmbeddings(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := &embedtest.Model{Name: "a"}
-			if _, err := ix.BuildEmbeddings(ctx, src, m, tt.alias, 0, nil); err != nil {
+			if _, err := ix.Vectors().Build(ctx, src, m, tt.alias, 0, nil); err != nil {
 				t.Fatal(err)
 			}
 			e, err := New(ctx, snap, analysis.New(), Options{Index: ix, Embedder: m, EmbedderAlias: tt.alias})

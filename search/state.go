@@ -39,7 +39,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // WriteState writes the engine's state to out for [RestoreState] and
 // returns the number of bytes written: the notes and chunks, TF-IDF, the
 // index's in-memory BM25 copy when it is current (see
-// [index.Index.EncodeMem]; empty otherwise), and the dense vectors when
+// [index.BM25.EncodePostings]; empty otherwise), and the dense vectors when
 // their vector stamp is known (see [rankers.Embeddings.EncodeState];
 // empty otherwise). The sections are written as
 // they were encoded, never copied into one buffer: at 107,000 notes the
@@ -50,7 +50,7 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 		return 0, fmt.Errorf("engine state: %w", err)
 	}
 	for _, cs := range e.chunks {
-		encodeChunks(notes, cs)
+		chunk.EncodeState(notes, cs)
 	}
 	tf := e.tfidf
 	if tf.DeadSlots() > tf.Notes()/2 {
@@ -63,12 +63,12 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 	}
 	tfidf := &statefile.Writer{}
 	tf.EncodeState(tfidf)
-	mem := &statefile.Writer{}
-	memStamp := ""
+	postings := &statefile.Writer{}
+	postingsStamp := ""
 	if e.opts.Index != nil {
 		var err error
-		if memStamp, err = e.opts.Index.EncodeMemStamped(ctx, mem); err != nil {
-			mem.Buf, memStamp = mem.Buf[:0], "" // saved without it: the next start builds it
+		if postingsStamp, err = e.opts.Index.BM25().EncodePostingsStamped(ctx, postings); err != nil {
+			postings.Buf, postingsStamp = postings.Buf[:0], "" // saved without it: the next start builds it
 		}
 	}
 	vecs, vecStamp := e.encodeVectors(), ""
@@ -76,18 +76,18 @@ func (e *Engine) WriteState(ctx context.Context, key string, out io.Writer) (int
 		vecStamp = emb.Stamp()
 	}
 	fresh := ""
-	if memStamp != "" {
+	if postingsStamp != "" {
 		notes, atts := snapshotStats(e.snap)
-		fresh = FreshStamp(notes, atts, memStamp, vecStamp)
+		fresh = FreshStamp(notes, atts, postingsStamp, vecStamp)
 	}
-	return writeSections(out, key, fresh, [][]byte{notes.Buf, tfidf.Buf, mem.Buf, vecs})
+	return writeSections(out, key, fresh, [][]byte{notes.Buf, tfidf.Buf, postings.Buf, vecs})
 }
 
 // FreshStamp sums up what a state must agree with to be current without
 // any catch-up: the stat of every Markdown note and attachment (as
 // [vault.Snapshot.ChangedFiles] compares them), the index's FTS5
-// contents and its vectors (see [index.Index.MemStamp]).
-func FreshStamp(notes, atts []vault.File, mem, vectors string) string {
+// contents and its vectors (see [index.Index.Stamps]).
+func FreshStamp(notes, atts []vault.File, postings, vectors string) string {
 	h := sha256.New()
 	byPath := func(a, b vault.File) int { return strings.Compare(a.Path, b.Path) }
 	var b []byte
@@ -107,7 +107,7 @@ func FreshStamp(notes, atts []vault.File, mem, vectors string) string {
 		}
 		h.Write([]byte{0})
 	}
-	h.Write([]byte(mem + "\x00" + vectors))
+	h.Write([]byte(postings + "\x00" + vectors))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -220,16 +220,16 @@ func restore(ctx context.Context, data []byte, file *statefile.File, key, root s
 		return nil, ErrStateMismatch
 	}
 	r.Text() // the fresh stamp (StateFresh)
-	notesSec, tfidfSec, memSec, vecSec := r.Section(), r.Section(), r.Section(), r.Section()
+	notesSec, tfidfSec, postingsSec, vecSec := r.Section(), r.Section(), r.Section(), r.Section()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("engine state: %w", err)
 	}
 	var (
-		tf    *rankers.TFIDF
-		tfErr error
-		mem   savedMem
-		vecs  savedVectors
-		done  = make(chan struct{})
+		tf       *rankers.TFIDF
+		tfErr    error
+		postings savedPostings
+		vecs     savedVectors
+		done     = make(chan struct{})
 	)
 	go func() {
 		defer close(done)
@@ -240,7 +240,7 @@ func restore(ctx context.Context, data []byte, file *statefile.File, key, root s
 		if tfErr == nil && file != nil {
 			tf.UseStateFile(file)
 		}
-		mem = decodeSavedMem(memSec, file)
+		postings = decodeSavedPostings(postingsSec, file)
 		vecs = decodeSavedVectors(vecSec, file)
 	}()
 	snap, chunks, err := decodeNotes(notesSec, root, filter)
@@ -257,7 +257,7 @@ func restore(ctx context.Context, data []byte, file *statefile.File, key, root s
 		}
 	}
 	e := assemble(ctx, snap, an, chunks, tf, opts, nil)
-	e.savedMem, e.savedVecs, e.state = mem, vecs, file
+	e.savedPostings, e.savedVecs, e.state = postings, vecs, file
 	return e, ctx.Err()
 }
 
@@ -282,37 +282,7 @@ func decodeNotes(sec []byte, root string, filter vault.Filter) (*vault.Snapshot,
 	}
 	chunks := make([][]chunk.Chunk, len(snap.Notes))
 	for i, n := range snap.Notes {
-		chunks[i] = decodeChunks(r, len(n.Body))
+		chunks[i] = chunk.DecodeState(r, len(n.Body))
 	}
 	return snap, chunks, r.Done()
-}
-
-func encodeChunks(w *statefile.Writer, cs []chunk.Chunk) {
-	w.Len(len(cs))
-	for _, c := range cs {
-		w.Len(c.Start)
-		w.Len(c.End - c.Start)
-		w.Len(c.LineStart)
-		w.Len(c.LineEnd - c.LineStart)
-		w.Strings(c.Headings)
-		w.Len(c.Tokens)
-		w.Len(c.Page)
-	}
-}
-
-// decodeChunks reads a note's chunks, checking that they lie within its
-// body of size bodyLen.
-func decodeChunks(r *statefile.Reader, bodyLen int) []chunk.Chunk {
-	cs := make([]chunk.Chunk, r.Len(7))
-	for i := range cs {
-		c := chunk.Chunk{Index: i, Start: r.Nat()}
-		c.End = c.Start + r.Nat()
-		c.LineStart = r.Nat()
-		c.LineEnd = c.LineStart + r.Nat()
-		c.Headings = r.Strings()
-		c.Tokens, c.Page = r.Nat(), r.Nat()
-		r.Check(c.End <= bodyLen, "chunk beyond its note")
-		cs[i] = c
-	}
-	return slices.Clip(cs)
 }

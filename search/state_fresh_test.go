@@ -37,7 +37,7 @@ func TestStateFresh(t *testing.T) {
 		return p
 	}
 	bare := write("bare") // no BM25 copy built yet: never fresh
-	if err := ix.EnsureMem(ctx); err != nil {
+	if err := ix.BM25().EnsurePostings(ctx); err != nil {
 		t.Fatal(err)
 	}
 	path := write("state")
@@ -45,7 +45,7 @@ func TestStateFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, vecs, err := ix.MemStamp(ctx)
+	mem, vecs, err := ix.Stamps(ctx)
 	if err != nil || mem == "" || vecs == "" {
 		t.Fatalf("stamps %q %q, %v", mem, vecs, err)
 	}

@@ -67,7 +67,7 @@ func (e *Engine) AdoptSavedVectors(ctx context.Context, ix *index.Index, model e
 	case model == nil:
 		return "no model"
 	}
-	stamp, err := ix.VectorStamp(ctx)
+	stamp, err := ix.Vectors().Stamp(ctx)
 	if err != nil {
 		return err.Error()
 	}

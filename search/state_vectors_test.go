@@ -60,10 +60,10 @@ func TestWarmStartVectors(t *testing.T) {
 		}, why: "no chunk"},
 		{name: "vectors rewritten", change: negateVectors, why: "changed"},
 		{name: "vectors cleared", change: func(t *testing.T, ix *index.Index) {
-			if _, err := ix.PruneVectors(context.Background()); err != nil {
+			if _, err := ix.Vectors().Prune(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := ix.ClearEmbeddings(context.Background()); err != nil {
+			if _, err := ix.Vectors().Clear(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}, why: "changed"},
@@ -188,7 +188,7 @@ func negateVectors(t *testing.T, ix *index.Index) {
 	seen := map[string]bool{}
 	var hashes []string
 	var vecs [][]float32
-	err := ix.EachVector(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
+	err := ix.Vectors().Each(ctx, func(ref index.ChunkRef, scale float32, vec []int8) error {
 		if seen[ref.Hash] {
 			return nil
 		}
@@ -201,7 +201,7 @@ func negateVectors(t *testing.T, ix *index.Index) {
 		return nil
 	})
 	if err == nil {
-		err = ix.PutVectors(ctx, hashes, vecs)
+		err = ix.Vectors().Put(ctx, hashes, vecs)
 	}
 	if err != nil {
 		t.Fatal(err)

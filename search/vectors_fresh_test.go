@@ -35,7 +35,7 @@ func TestVectorsWhileBuilding(t *testing.T) {
 
 	// The run has recorded its model and stored no vector yet: the dense
 	// signal takes no part and says why.
-	if _, err := ix.SetEmbeddingModel(ctx, m.ID(), "toy", m.Dim()); err != nil {
+	if _, err := ix.Vectors().SetModel(ctx, m.ID(), "toy", m.Dim()); err != nil {
 		t.Fatal(err)
 	}
 	opts := Options{Index: ix, Embedder: m, EmbedderAlias: "toy"}
@@ -46,7 +46,7 @@ func TestVectorsWhileBuilding(t *testing.T) {
 
 	// The run stops after its first batch of one chunk.
 	stop, cancel := context.WithCancel(ctx)
-	_, _ = ix.BuildEmbeddings(stop, src, m, "toy", 1, func(done, _ int) {
+	_, _ = ix.Vectors().Build(stop, src, m, "toy", 1, func(done, _ int) {
 		if done > 0 {
 			cancel()
 		}
@@ -57,7 +57,7 @@ func TestVectorsWhileBuilding(t *testing.T) {
 		t.Fatalf("partial vectors: signals %q, errors %v; want embeddings used and its coverage said", res.SignalsUsed, res.SignalErrors)
 	}
 
-	if _, err := ix.BuildEmbeddings(ctx, src, m, "toy", 1, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, m, "toy", 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	if res := mustSearch(t, part, Request{Query: "automobile maintenance"}); res.SignalErrors[rankers.SignalEmbeddings] == "" {

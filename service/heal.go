@@ -13,7 +13,7 @@ import (
 // back what they keep out of the index.
 func (l *Vault) heal() {
 	logger := l.logger
-	l.ix.SetHealer(index.Healer{Logger: logger, Healed: func() { l.healed.Store(true) }, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
+	l.ix.Health().SetHealer(index.Healer{Logger: logger, Healed: func() { l.healed.Store(true) }, Source: func(ctx context.Context, fresh *index.Index) (index.Source, error) {
 		if err := l.keep(ctx, fresh); err != nil {
 			return index.Source{}, err
 		}

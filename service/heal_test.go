@@ -46,7 +46,7 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	params := index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}
 	var qerr error
 	for _, q := range []string{"photosynthesis chlorophyll light", "sourdough hydration", "garden tomato", "python graph search", "levain"} {
-		if qerr = l.Index().Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
+		if qerr = l.Index().BM25().Search(ctx, q, 20, params, func(index.Hit) bool { return true }); qerr != nil {
 			break
 		}
 	}
@@ -55,8 +55,8 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	if err := l.Index().WaitHealed(wctx); err != nil || l.Index().Damaged() != nil {
-		t.Fatalf("not healed: %v %v", err, l.Index().Damaged())
+	if err := l.Index().Health().WaitHealed(wctx); err != nil || l.Index().Health().Damaged() != nil {
+		t.Fatalf("not healed: %v %v", err, l.Index().Health().Damaged())
 	}
 	files, err := l.Index().Files(ctx)
 	if err != nil {

@@ -145,15 +145,15 @@ func (l *Vault) resume(ctx context.Context, r savedState) (*search.Engine, int, 
 		l.logger.Warn("vault", "path", w.Path, "problem", w.Message)
 	}
 	opts := l.searchOpts
-	l.adoptMem(ctx, r.saved)
+	l.adoptPostings(ctx, r.saved)
 	l.adoptVectors(ctx, r.saved) // before the sync: the saved vectors are checked against the index they came from
-	if len(changed) > 0 || l.memWhy != "" {
+	if len(changed) > 0 || l.postingsWhy != "" {
 		if err := l.syncIndex(ctx, snap, index.SnapshotSource(snap), "", false, &opts); err != nil {
 			return nil, 0, err.Error()
 		}
 	} else {
 		// No file changed since the state was saved, and the BM25 copy
-		// saved with it matches the index (same generation, same FTS5
+		// saved with it matches the index (same instance id, same FTS5
 		// contents): the index is the one the state was saved with, so a
 		// sync would find nothing to do (at 107,000 notes it takes ~1 s
 		// to find that out).
@@ -182,21 +182,21 @@ func (l *Vault) dropStaleState() {
 	}
 }
 
-// adoptMem gives the index the in-memory BM25 copy saved with the state,
+// adoptPostings gives the index the in-memory BM25 copy saved with the state,
 // which it uses only when the copy was built from it as it is now (a sync
 // that changes the index makes it stale: searches then build it again).
-// l.memWhy says why not otherwise; a later save then carries a current
+// l.postingsWhy says why not otherwise; a later save then carries a current
 // copy (see saveState).
-func (l *Vault) adoptMem(ctx context.Context, saved *search.Engine) {
+func (l *Vault) adoptPostings(ctx context.Context, saved *search.Engine) {
 	if opts := l.searchOpts; opts.Index == nil || opts.IndexErr != nil {
-		l.memWhy = "no index"
+		l.postingsWhy = "no index"
 		return
 	}
-	why, err := saved.AdoptSavedMem(ctx, l.ix)
+	why, err := saved.AdoptSavedPostings(ctx, l.ix)
 	if err != nil {
 		why = err.Error()
 	}
-	l.memWhy = why
+	l.postingsWhy = why
 	if why != "" {
 		l.logger.Debug("in-memory BM25 copy not taken from the engine state; built again", "why", why)
 	}
@@ -211,7 +211,7 @@ func (l *Vault) adoptVectors(ctx context.Context, saved *search.Engine) {
 	if opts.Index == nil || opts.IndexErr != nil {
 		return
 	}
-	if stored, _, err := l.ix.EmbeddingModel(ctx); err != nil || stored == "" {
+	if stored, _, err := l.ix.Vectors().Model(ctx); err != nil || stored == "" {
 		return // no vectors to read either way
 	}
 	l.vecWhy = saved.AdoptSavedVectors(ctx, l.ix, opts.Embedder, opts.EmbedderAlias)
@@ -228,11 +228,11 @@ func (l *Vault) adoptVectors(ctx context.Context, saved *search.Engine) {
 // vault again to make the state on the rebuilt index, so that an index
 // run never exits with damage it has seen left in place.
 func (l *Vault) PrepareState(ctx context.Context) (how string, rebuilt bool, err error) {
-	if l.ix != nil && (l.ix.Damaged() != nil || l.healed.Load()) {
-		if err := l.ix.WaitHealed(ctx); err != nil {
+	if l.ix != nil && (l.ix.Health().Damaged() != nil || l.healed.Load()) {
+		if err := l.ix.Health().WaitHealed(ctx); err != nil {
 			return "", false, err
 		}
-		if err := l.ix.Damaged(); err != nil {
+		if err := l.ix.Health().Damaged(); err != nil {
 			return "", false, fmt.Errorf("rebuilding the damaged index: %w", err)
 		}
 		return "", true, nil
@@ -240,7 +240,7 @@ func (l *Vault) PrepareState(ctx context.Context) (how string, rebuilt bool, err
 	if l.ix == nil {
 		return "none (no index)", false, nil
 	}
-	if l.resumed && l.changedSince == 0 && l.memWhy == "" && l.vecWhy == "" {
+	if l.resumed && l.changedSince == 0 && l.postingsWhy == "" && l.vecWhy == "" {
 		return "up to date", false, nil
 	}
 	if err := l.saveState(l.eng, l.stateKey(), index.StatePath(l.ix.Path())); err != nil {
@@ -291,7 +291,7 @@ func (l *Vault) saveState(eng *search.Engine, key, path string) error {
 		// The state carries the in-memory BM25 copy, so that the next
 		// start need not build it (6.7 s of CPU at 107,000 notes); its
 		// build's garbage is returned below too.
-		if err := l.ix.EnsureMem(context.Background()); err != nil {
+		if err := l.ix.BM25().EnsurePostings(context.Background()); err != nil {
 			l.logger.Warn("in-memory BM25 copy not built; the state is saved without it", "err", err)
 		}
 	}

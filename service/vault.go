@@ -154,9 +154,9 @@ type Vault struct {
 	started      string
 	resumed      bool
 	changedSince int
-	// memWhy says why the in-memory BM25 copy saved with the engine state
+	// postingsWhy says why the in-memory BM25 copy saved with the engine state
 	// was not used ("" when it was).
-	memWhy string
+	postingsWhy string
 	// vecWhy says why the vectors saved with the engine state were not
 	// used ("" when they were, or when the index has none).
 	vecWhy string
@@ -345,7 +345,7 @@ func (l *Vault) start(ctx context.Context) error {
 		if eng != nil {
 			l.eng, l.resumed, l.changedSince = eng, true, changed
 			l.started = fmt.Sprintf("engine state, %d files changed since", changed)
-			if changed > 0 || l.memWhy != "" || l.vecWhy != "" {
+			if changed > 0 || l.postingsWhy != "" || l.vecWhy != "" {
 				l.saveSoon(stateSaveDelay) // the state, with a current BM25 copy and vectors
 			}
 			return nil
@@ -467,7 +467,7 @@ func (l *Vault) embed(ctx context.Context, src index.Source, alias string, reloa
 	if model == nil {
 		return nil, nil
 	}
-	if _, err := l.ix.BuildEmbeddings(ctx, src, model, alias, 0, nil); err != nil {
+	if _, err := l.ix.Vectors().Build(ctx, src, model, alias, 0, nil); err != nil {
 		return nil, err
 	}
 	return model, nil
@@ -483,7 +483,7 @@ func RemoteModel(alias string) bool {
 // the one Config.EmbeddingModel names, which must be the same); nothing
 // when the index holds no vectors.
 func (l *Vault) loadEmbedder(ctx context.Context) (embed.Embedder, string, error) {
-	id, alias, _, err := l.ix.EmbeddingModelAlias(ctx)
+	id, alias, _, err := l.ix.Vectors().ModelAlias(ctx)
 	if err != nil || id == "" {
 		return nil, "", err
 	}

@@ -40,7 +40,7 @@ func (f *vectorFollower) sawEngine(l *Vault, e *search.Engine) {
 		f.seen = stamp
 		return
 	}
-	if stamp, err := l.ix.VectorStamp(context.Background()); err == nil {
+	if stamp, err := l.ix.Vectors().Stamp(context.Background()); err == nil {
 		f.seen = stamp
 	}
 }
@@ -71,7 +71,7 @@ func (l *Vault) refreshVectors(ctx context.Context, now time.Time) bool {
 	if l.ix == nil {
 		return false
 	}
-	stamp, err := l.ix.VectorStamp(ctx)
+	stamp, err := l.ix.Vectors().Stamp(ctx)
 	if err != nil || stamp == "" {
 		return false // an index without the stamp's triggers: nothing to compare
 	}
@@ -84,7 +84,7 @@ func (l *Vault) refreshVectors(ctx context.Context, now time.Time) bool {
 		return false
 	}
 	opts := l.searchOpts
-	if id, _, _ := l.ix.EmbeddingModel(ctx); id != "" && (opts.Embedder == nil || opts.Embedder.ID() != id) {
+	if id, _, _ := l.ix.Vectors().Model(ctx); id != "" && (opts.Embedder == nil || opts.Embedder.ID() != id) {
 		model, alias, err := l.loadEmbedder(ctx)
 		l.searchOpts.Embedder, l.searchOpts.EmbedderAlias, l.searchOpts.EmbedderErr = model, alias, err
 		opts = l.searchOpts

@@ -94,7 +94,7 @@ func buildVectors(t *testing.T, root, ixFile string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -105,7 +105,7 @@ func clearVectors(t *testing.T, root, ixFile string) {
 	t.Helper()
 	ix := openTestIndex(t, root, ixFile)
 	defer ix.Close()
-	if _, err := ix.ClearEmbeddings(context.Background()); err != nil {
+	if _, err := ix.Vectors().Clear(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -87,7 +87,7 @@ func indexedAt(ctx context.Context, root string, ix *index.Index) (*search.Engin
 		return nil, err
 	}
 	model := &embedtest.Model{Name: "toy"}
-	if _, err := ix.BuildEmbeddings(ctx, src, model, "toy", 0, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, model, "toy", 0, nil); err != nil {
 		return nil, err
 	}
 	return search.New(ctx, snap, analysis.New(), search.Options{Index: ix, Embedder: model, EmbedderAlias: "toy"})

@@ -64,7 +64,7 @@ func run(ctx context.Context, dir, ixFile string, nq int) error {
 		return err
 	}
 	start := time.Now()
-	es, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil)
+	es, err := ix.Vectors().Build(ctx, src, model, models.DefaultAlias, 0, nil)
 	if err != nil {
 		return err
 	}

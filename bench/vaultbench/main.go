@@ -277,7 +277,7 @@ func (b *indexBench) embed(ctx context.Context, snap *vault.Snapshot, reader vau
 	if err != nil {
 		return nil, err
 	}
-	st, err := b.ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil)
+	st, err := b.ix.Vectors().Build(ctx, src, model, models.DefaultAlias, 0, nil)
 	if err != nil {
 		return nil, err
 	}

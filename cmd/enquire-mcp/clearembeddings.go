@@ -39,7 +39,7 @@ func runClearEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	defer ix.Close()
-	n, err := ix.ClearEmbeddings(ctx)
+	n, err := ix.Vectors().Clear(ctx)
 	if err != nil {
 		return err
 	}

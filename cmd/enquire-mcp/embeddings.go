@@ -103,7 +103,7 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	printPrivacy(stdout, rules, sync)
 	if !vf.content.given["embedding-model"] {
 		// The model the vectors were made with, else the default.
-		if _, alias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && alias != "" {
+		if _, alias, _, err := ix.Vectors().ModelAlias(ctx); err == nil && alias != "" {
 			ef.model = alias
 		}
 	}
@@ -111,11 +111,11 @@ func runBuildEmbeddings(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if old, oldAlias, _, err := ix.EmbeddingModelAlias(ctx); err == nil && old != "" && old != model.ID() {
+	if old, oldAlias, _, err := ix.Vectors().ModelAlias(ctx); err == nil && old != "" && old != model.ID() {
 		fmt.Fprintf(stderr, "embedding model changed (%s %s → %s %s): rebuilding every vector\n", oldAlias, old, ef.model, model.ID())
 	}
 	bar := newProgress(stderr, sync.Chunks, "embedding", "chunks")
-	st, err := ix.BuildEmbeddings(ctx, src, model, ef.model, *batch, bar.Set)
+	st, err := ix.Vectors().Build(ctx, src, model, ef.model, *batch, bar.Set)
 	bar.Done()
 	if err != nil {
 		return fmt.Errorf("build embeddings: %w (the vectors stored so far are kept; rerun to continue)", err)

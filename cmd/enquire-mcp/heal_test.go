@@ -88,7 +88,7 @@ func fixtureHits(t *testing.T, root, path string) string {
 	defer ix.Close()
 	var b strings.Builder
 	for _, q := range damageQueries {
-		err := ix.Search(context.Background(), q, 20, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(h index.Hit) bool {
+		err := ix.BM25().Search(context.Background(), q, 20, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(h index.Hit) bool {
 			fmt.Fprintf(&b, "%s %s#%d %.6f\n", q, h.Path, h.Chunk, h.Score)
 			return true
 		})

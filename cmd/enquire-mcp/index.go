@@ -108,7 +108,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		// a new one: build it from the index while the engine is built
 		// from the notes (the save waits for it).
 		built := make(chan struct{})
-		go func() { defer close(built); ix.EnsureMem(ctx) }()
+		go func() { defer close(built); ix.BM25().EnsurePostings(ctx) }()
 		defer func() { <-built }()
 	}
 	vf.synced, vf.reuse = ix, memo.reuse

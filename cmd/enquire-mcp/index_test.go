@@ -80,7 +80,7 @@ func checkIndex(t *testing.T, root, path string) int {
 		t.Fatal(err)
 	}
 	n := 0
-	if err := ix.Search(context.Background(), "unique123 apple", 10000, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(index.Hit) bool { n++; return true }); err != nil {
+	if err := ix.BM25().Search(context.Background(), "unique123 apple", 10000, index.BM25Params{K1: rankers.BM25K1, B: rankers.BM25B}, func(index.Hit) bool { n++; return true }); err != nil {
 		t.Fatal(err)
 	}
 	return n

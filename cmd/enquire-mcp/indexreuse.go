@@ -60,7 +60,7 @@ func (m *noteMemo) reuse(f vault.File) (*vault.Note, []vault.Warning, bool) {
 // index command need not load it to find that out (only its header is
 // read).
 func (v *vaultFlags) stateFresh(ctx context.Context, ix *index.Index, root string, rules *privacy.Rules, src index.Source) bool {
-	mem, vectors, err := ix.MemStamp(ctx)
+	mem, vectors, err := ix.Stamps(ctx)
 	if err != nil || mem == "" {
 		return false
 	}

@@ -251,7 +251,7 @@ func runServeHTTP(ctx context.Context, args []string, _, stderr io.Writer) error
 		// Built in the background under load, it would get a sliver of
 		// the CPU and FTS5 (same results, several times the cost) would
 		// answer for many seconds.
-		if err := ix.EnsureMem(ctx); err != nil {
+		if err := ix.BM25().EnsurePostings(ctx); err != nil {
 			logger.Warn("in-memory BM25 copy not built; searches read SQLite (same results) until a search rebuilds it", "err", err)
 		}
 	}

@@ -19,7 +19,7 @@ func (e *embedFlags) openOrLearn(ctx context.Context, alias string, ix *index.In
 	if alias != models.VaultAlias {
 		return e.open(ctx, alias)
 	}
-	texts, err := ix.EmbedTexts(ctx, src)
+	texts, err := ix.Vectors().EmbedTexts(ctx, src)
 	if err != nil {
 		return nil, fmt.Errorf("vault model: %w", err)
 	}

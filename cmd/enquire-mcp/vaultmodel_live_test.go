@@ -32,7 +32,7 @@ func TestLiveVaultModel(t *testing.T) {
 		if got, _ := lv.engine().EmbeddingModel(); got.ID != id {
 			t.Fatalf("batch %d: model %s, want %s (live changes must not refit)", batch, got.ID, id)
 		}
-		missing, err := lv.l.Index().ChunksWithoutVectors(ctx)
+		missing, err := lv.l.Index().Vectors().Missing(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func Indexed(ctx context.Context, t testing.TB, snap *vault.Snapshot, pdfs bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.BuildEmbeddings(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
+	if _, err := ix.Vectors().Build(ctx, src, model, models.DefaultAlias, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	e, err := search.New(ctx, snap, analysis.New(), search.Options{Chunk: chunk.DefaultOptions, Index: ix,

@@ -10,40 +10,40 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// memTx records what one write transaction changes in FTS5, so that the
-// in-memory copy can follow it (memdelta.go). The sync writer reports each
+// copyTx records what one write transaction changes in FTS5, so that the
+// in-memory copy can follow it (postingsdelta.go). The sync writer reports each
 // file whose rows it deletes (before the delete) and each row it inserts.
 // It is used under Index.writeMu only.
-type memTx struct {
-	state   memTxState
-	base    *memIndex // the copy the transaction started from
+type copyTx struct {
+	state   copyTxState
+	base    *postingsCopy // the copy the transaction started from
 	removed []int64
 	added   []int64
 }
 
-type memTxState int
+type copyTxState int
 
 const (
-	txIdle     memTxState = iota // no FTS5 change reported yet
-	txTracking                   // changes recorded on top of base
-	txOff                        // the copy cannot follow: it goes stale
+	txIdle     copyTxState = iota // no FTS5 change reported yet
+	txTracking                    // changes recorded on top of base
+	txOff                         // the copy cannot follow: it goes stale
 )
 
 // begin readies the record for a new transaction.
-func (t *memTx) begin() {
-	*t = memTx{removed: t.removed[:0], added: t.added[:0]}
+func (t *copyTx) begin() {
+	*t = copyTx{removed: t.removed[:0], added: t.added[:0]}
 }
 
 // start is called before the transaction's first FTS5 change: the copy
 // can follow only if it is current for the snapshot c writes to.
-func (s *memState) start(c *sqlite3.Conn) {
-	t := &s.tx
+func (bm *BM25) start(c *sqlite3.Conn) {
+	t := &bm.tx
 	if t.state != txIdle {
 		return
 	}
 	t.state = txOff
-	m := s.idx.Load()
-	if m == nil || s.off || s.noDelta {
+	m := bm.idx.Load()
+	if m == nil || bm.off || bm.noDelta {
 		return
 	}
 	stamp, err := readStamp(c)
@@ -56,27 +56,27 @@ func (s *memState) start(c *sqlite3.Conn) {
 // deleting records the rows of path, which the writer is about to
 // delete (st: SELECT id FROM chunks WHERE path = ?). A failed read only
 // stops the copy from following the transaction.
-func (s *memState) deleting(c *sqlite3.Conn, st *sqlite3.Stmt, path string) {
-	s.start(c)
-	if s.tx.state != txTracking {
+func (bm *BM25) deleting(c *sqlite3.Conn, st *sqlite3.Stmt, path string) {
+	bm.start(c)
+	if bm.tx.state != txTracking {
 		return
 	}
 	if err := errors.Join(st.Reset(), st.ClearBindings(), st.BindText(1, path)); err != nil {
-		s.tx.state = txOff
+		bm.tx.state = txOff
 		return
 	}
 	for st.Step() {
-		s.tx.removed = append(s.tx.removed, st.ColumnInt64(0))
+		bm.tx.removed = append(bm.tx.removed, st.ColumnInt64(0))
 	}
 	if err := errors.Join(st.Err(), st.Reset()); err != nil {
-		s.tx.state = txOff
+		bm.tx.state = txOff
 	}
 }
 
 // inserted records a row the writer inserted (it called start before).
-func (s *memState) inserted(id int64) {
-	if s.tx.state == txTracking {
-		s.tx.added = append(s.tx.added, id)
+func (bm *BM25) inserted(id int64) {
+	if bm.tx.state == txTracking {
+		bm.tx.added = append(bm.tx.added, id)
 	}
 }
 
@@ -84,16 +84,16 @@ func (s *memState) inserted(id int64) {
 // commit), the copy that follows it; nil when the copy cannot follow (it
 // then goes stale, as before: searches read SQLite until it is rebuilt).
 // It never fails the transaction.
-func (ix *Index) prepareMem(c *sqlite3.Conn) *memIndex {
-	t := &ix.mem.tx
+func (bm *BM25) prepareCopy(c *sqlite3.Conn) *postingsCopy {
+	t := bm.tx
 	if t.state != txTracking || (len(t.removed) == 0 && len(t.added) == 0) {
 		return nil
 	}
-	limit := t.base.overlayLimit(cmp.Or(ix.mem.overlayMin, memOverlayMin))
+	limit := t.base.overlayLimit(cmp.Or(bm.overlayMin, copyOverlayMin))
 	if t.base.overlayFull(len(t.added), len(t.removed), limit) {
 		return nil // a large sync: rebuilt when quiet, not tokenized twice
 	}
-	ch, err := ix.readChange(c, t.removed, t.added)
+	ch, err := bm.readChange(c, t.removed, t.added)
 	if err != nil {
 		return nil
 	}
@@ -106,11 +106,11 @@ func (ix *Index) prepareMem(c *sqlite3.Conn) *memIndex {
 
 // publish makes next the copy searches use, keeping the one before for
 // searches whose snapshot predates the commit.
-func (s *memState) publish(next *memIndex) {
+func (bm *BM25) publish(next *postingsCopy) {
 	if next == nil {
 		return
 	}
-	s.prev.Store(s.idx.Swap(next))
+	bm.prev.Store(bm.idx.Swap(next))
 }
 
 // readChange reads, inside the write transaction, the stamp and averages
@@ -118,8 +118,8 @@ func (s *memState) publish(next *memIndex) {
 // recent inserts in memory until the transaction commits or a savepoint
 // opens; the savepoint here writes them out, so that the records read are
 // those the commit leaves.
-func (ix *Index) readChange(c *sqlite3.Conn, removed, added []int64) (memChange, error) {
-	ch := memChange{removed: removed}
+func (bm *BM25) readChange(c *sqlite3.Conn, removed, added []int64) (copyChange, error) {
+	ch := copyChange{removed: removed}
 	if err := c.Exec(`SAVEPOINT memflush; RELEASE memflush`); err != nil {
 		return ch, err
 	}
@@ -141,7 +141,7 @@ func (ix *Index) readChange(c *sqlite3.Conn, removed, added []int64) (memChange,
 	if ch.added, err = readAdded(c, added); err != nil {
 		return ch, err
 	}
-	tok, err := ix.mem.rowTokenizer(ix.settings.Tokenizer)
+	tok, err := bm.rowTokenizer(bm.ix.settings.Tokenizer)
 	if err != nil {
 		return ch, err
 	}
@@ -178,7 +178,7 @@ func readAdded(c *sqlite3.Conn, ids []int64) ([]addedRow, error) {
 			return nil, errors.New("row too large")
 		}
 		rows = append(rows, addedRow{id: st.ColumnInt64(0), path: st.ColumnText(1), hash: st.ColumnText(6), size: uint32(n),
-			row: memRow{idx: int32(st.ColumnInt(2)), page: int32(st.ColumnInt(3)), lineStart: int32(st.ColumnInt(4)), lineEnd: int32(st.ColumnInt(5))}})
+			row: copyRow{idx: int32(st.ColumnInt(2)), page: int32(st.ColumnInt(3)), lineStart: int32(st.ColumnInt(4)), lineEnd: int32(st.ColumnInt(5))}})
 	}
 	if err := st.Err(); err != nil {
 		return nil, err
@@ -191,23 +191,23 @@ func readAdded(c *sqlite3.Conn, ids []int64) ([]addedRow, error) {
 
 // rowTokenizer returns the tokenizer of added rows, opening it on first
 // use (under Index.writeMu).
-func (s *memState) rowTokenizer(tokenizer string) (*rowTokenizer, error) {
-	if s.rowTok == nil {
+func (bm *BM25) rowTokenizer(tokenizer string) (*rowTokenizer, error) {
+	if bm.rowTok == nil {
 		t, err := newRowTokenizer(context.Background(), tokenizer)
 		if err != nil {
 			return nil, err
 		}
-		s.rowTok = t
+		bm.rowTok = t
 	}
-	return s.rowTok, nil
+	return bm.rowTok, nil
 }
 
 // closeRowTokenizer closes it (under Index.writeMu, at Close).
-func (s *memState) closeRowTokenizer() error {
-	if s.rowTok == nil {
+func (bm *BM25) closeRowTokenizer() error {
+	if bm.rowTok == nil {
 		return nil
 	}
-	err := s.rowTok.close()
-	s.rowTok = nil
+	err := bm.rowTok.close()
+	bm.rowTok = nil
 	return err
 }

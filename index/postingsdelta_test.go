@@ -16,7 +16,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
-// TestMemFollowsEdits applies a sequence of edits, adds, deletes and
+// TestPostingsCopyFollowsEdits applies a sequence of edits, adds, deletes and
 // renames, one sync each, to a copy built once, and after every step
 // checks that the copy followed the write (every single-token query was
 // answered from memory), that searches equal FTS5's bm25() (hits, order,
@@ -25,13 +25,13 @@ import (
 // afresh holds (rows, sizes, files, every term's rows and counts, the
 // totals). At the end the followed copy, flattened and saved, is read
 // back and adopted with the same results.
-func TestMemFollowsEdits(t *testing.T) {
+func TestPostingsCopyFollowsEdits(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-	ix.mem.mu.Lock()
-	ix.mem.next = time.Now().Add(time.Hour) // no background builds: only the writes change the copy
-	ix.mem.mu.Unlock()
+	ix.bm25.mu.Lock()
+	ix.bm25.next = time.Now().Add(time.Hour) // no background builds: only the writes change the copy
+	ix.bm25.mu.Unlock()
 	syncDisk(t, ix)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	queries := []string{"rye", "garden", "starter flour", "中文笔记", "sourdough", "café", "the", "zebra quartz", "edit", "学习"}
@@ -92,55 +92,55 @@ func TestMemFollowsEdits(t *testing.T) {
 	} {
 		step.change()
 		syncDisk(t, ix)
-		if _, inMem := compareAt(t, ix, queries, []int{1, 100000}, []int{firstBatch}); inMem != len(queries) {
-			t.Fatalf("%s: %d of %d queries from memory: the copy did not follow", step.name, inMem, len(queries))
+		if _, fromCopy := compareAt(t, ix, queries, []int{1, 100000}, []int{firstBatch}); fromCopy != len(queries) {
+			t.Fatalf("%s: %d of %d queries from memory: the copy did not follow", step.name, fromCopy, len(queries))
 		}
 		followed, _ := runAll(t, ix, queries, lowB)
-		ix.mem.off = true
+		ix.bm25.off = true
 		viaSQL, _ := runAll(t, ix, queries, lowB)
-		ix.mem.off = false
+		ix.bm25.off = false
 		sameResults(t, step.name+": followed copy / SQLite at b=0.3", queries, followed, viaSQL)
-		m := ix.mem.idx.Load()
+		m := ix.bm25.idx.Load()
 		fresh := freshCopy(t, ix)
-		if got, want := dumpMem(m), dumpMem(fresh); !maps.Equal(got, want) {
+		if got, want := dumpCopy(m), dumpCopy(fresh); !maps.Equal(got, want) {
 			t.Fatalf("%s: the followed copy differs from a fresh build:\n%v", step.name, diffDump(got, want))
 		}
 	}
-	if ix.mem.idx.Load().ov == nil {
+	if ix.bm25.idx.Load().ov == nil {
 		t.Fatal("no overlay after the edits: nothing was followed")
 	}
 	want, _ := runAll(t, ix, queries, lowB)
 	var w statefile.Writer
-	if ok, err := ix.EncodeMem(context.Background(), &w); err != nil || !ok {
+	if ok, err := ix.BM25().EncodePostings(context.Background(), &w); err != nil || !ok {
 		t.Fatalf("encode: %v %v", ok, err)
 	}
-	saved, err := DecodeMem(w.Buf)
+	saved, err := DecodePostings(w.Buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := dumpMem(saved.m), dumpMem(ix.mem.idx.Load()); !maps.Equal(got, want) {
+	if got, want := dumpCopy(saved.m), dumpCopy(ix.bm25.idx.Load()); !maps.Equal(got, want) {
 		t.Fatalf("the flattened copy differs:\n%v", diffDump(got, want))
 	}
-	ix.mem.idx.Store(nil)
-	if why, err := ix.AdoptMem(context.Background(), saved); why != "" || err != nil {
+	ix.bm25.idx.Store(nil)
+	if why, err := ix.BM25().AdoptPostings(context.Background(), saved); why != "" || err != nil {
 		t.Fatalf("adopt: %q %v", why, err)
 	}
-	got, inMem := runAll(t, ix, queries, lowB)
-	if inMem != len(queries) {
-		t.Fatalf("%d of %d queries from the saved copy", inMem, len(queries))
+	got, fromCopy := runAll(t, ix, queries, lowB)
+	if fromCopy != len(queries) {
+		t.Fatalf("%d of %d queries from the saved copy", fromCopy, len(queries))
 	}
 	sameResults(t, "saved / followed", queries, got, want)
 }
 
 // freshCopy builds a copy of the index as it is now, without installing it.
-func freshCopy(t *testing.T, ix *Index) *memIndex {
+func freshCopy(t *testing.T, ix *Index) *postingsCopy {
 	t.Helper()
-	var m *memIndex
+	var m *postingsCopy
 	err := ix.reader(context.Background(), func(c *sqlite3.Conn) error {
 		tx := c.Begin()
 		defer tx.Rollback()
 		var err error
-		m, err = buildMem(c)
+		m, err = buildPostingsCopy(c)
 		return err
 	})
 	if err != nil {
@@ -149,10 +149,10 @@ func freshCopy(t *testing.T, ix *Index) *memIndex {
 	return m
 }
 
-// dumpMem lists what a copy holds, independent of its layout: each row by
+// dumpCopy lists what a copy holds, independent of its layout: each row by
 // FTS5 row id (size, file, chunk), each term's rows with their weighted
 // counts, and the totals. A removed row is not listed.
-func dumpMem(m *memIndex) map[string]string {
+func dumpCopy(m *postingsCopy) map[string]string {
 	out := map[string]string{"totals": fmt.Sprint(m.nRow, m.nToken, m.stamp != "")}
 	idOf := func(d uint32) int64 {
 		if nb := uint32(len(m.ids)); d >= nb {
@@ -211,24 +211,24 @@ func diffDump(got, want map[string]string) string {
 	return strings.Join(out, "\n")
 }
 
-// TestMemOverlayBound checks that writes past the overlay's bound make
+// TestPostingsCopyOverlayBound checks that writes past the overlay's bound make
 // the copy stale (searches then read SQLite, with the same results as
 // FTS5's bm25()), and that a rebuild brings the copy back.
-func TestMemOverlayBound(t *testing.T) {
+func TestPostingsCopyOverlayBound(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-	ix.mem.mu.Lock()
-	ix.mem.next = time.Now().Add(time.Hour) // no background builds
-	ix.mem.overlayMin = 3
-	ix.mem.mu.Unlock()
+	ix.bm25.mu.Lock()
+	ix.bm25.next = time.Now().Add(time.Hour) // no background builds
+	ix.bm25.overlayMin = 3
+	ix.bm25.mu.Unlock()
 	syncDisk(t, ix)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	queries := []string{"rye", "garden", "zebra"}
 	for _, step := range []struct {
-		name  string
-		notes []string
-		inMem int
+		name     string
+		notes    []string
+		fromCopy int
 	}{
 		{"within the bound", []string{"Zebra 1.md"}, len(queries)},
 		{"still within", []string{"Zebra 2.md", "Zebra 3.md"}, len(queries)},
@@ -239,14 +239,14 @@ func TestMemOverlayBound(t *testing.T) {
 			write(t, root, n, "zebra rye garden\n")
 		}
 		syncDisk(t, ix)
-		if _, inMem := compareAt(t, ix, queries, []int{100000}, []int{firstBatch}); inMem != step.inMem {
-			t.Fatalf("%s: %d of %d queries from memory, want %d", step.name, inMem, len(queries), step.inMem)
+		if _, fromCopy := compareAt(t, ix, queries, []int{100000}, []int{firstBatch}); fromCopy != step.fromCopy {
+			t.Fatalf("%s: %d of %d queries from memory, want %d", step.name, fromCopy, len(queries), step.fromCopy)
 		}
 	}
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, inMem := compareAt(t, ix, queries, []int{100000}, []int{firstBatch}); inMem != len(queries) {
-		t.Fatalf("%d of %d queries from memory after the rebuild", inMem, len(queries))
+	if _, fromCopy := compareAt(t, ix, queries, []int{100000}, []int{firstBatch}); fromCopy != len(queries) {
+		t.Fatalf("%d of %d queries from memory after the rebuild", fromCopy, len(queries))
 	}
 }

@@ -11,17 +11,17 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/statefile/statefiletest"
 )
 
-// TestMemSaveFromFile: a copy decoded from a mapped state file equals the
+// TestPostingsCopySaveFromFile: a copy decoded from a mapped state file equals the
 // built one, answers every query as FTS5 does, and reads its postings
 // from the file into the search's buffers, not through the mapping.
-func TestMemSaveFromFile(t *testing.T) {
+func TestPostingsCopySaveFromFile(t *testing.T) {
 	ctx := context.Background()
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
 	data := savedCopy(t, ix)
-	built := ix.mem.idx.Load()
+	built := ix.bm25.idx.Load()
 	f := statefiletest.Open(t, data)
-	s, err := DecodeMemFile(f.Data, f)
+	s, err := DecodePostingsFile(f.Data, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func TestMemSaveFromFile(t *testing.T) {
 	if read == 0 {
 		t.Fatal("no term has postings: the test proves nothing")
 	}
-	ix.mem.idx.Store(nil)
-	if why, err := ix.AdoptMem(ctx, s); why != "" || err != nil {
+	ix.bm25.idx.Store(nil)
+	if why, err := ix.BM25().AdoptPostings(ctx, s); why != "" || err != nil {
 		t.Fatalf("not adopted: %q, %v", why, err)
 	}
 	queries := append(equivalenceQueries(t, root), mixedQueries...)
-	compared, inMem := compareWithReference(t, ix, queries)
-	if compared == 0 || inMem < len(queries)/2 {
-		t.Fatalf("%d hits compared, %d of %d queries from memory", compared, inMem, len(queries))
+	compared, fromCopy := compareWithReference(t, ix, queries)
+	if compared == 0 || fromCopy < len(queries)/2 {
+		t.Fatalf("%d hits compared, %d of %d queries from memory", compared, fromCopy, len(queries))
 	}
 }

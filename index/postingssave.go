@@ -15,40 +15,40 @@ import (
 // The in-memory BM25 copy is saved inside the engine state, so that a
 // warm start has it at once instead of building it again from FTS5
 // (6.7 s of CPU at 107,000 notes). A saved copy is used only with the
-// index it was built from: the index's generation (a random id written
+// index it was built from: the index's instance id (a random id written
 // when its schema is created, so a rebuilt or another index has another)
 // and the FTS5 stamp (which every committed write changes) must both
 // match; otherwise it is dropped and built again as without a state.
 
-// memSaveVersion changes with the layout EncodeMem writes.
-const memSaveVersion = 1
+// postingsSaveVersion changes with the layout EncodePostings writes.
+const postingsSaveVersion = 1
 
-// SavedMem is an in-memory BM25 copy read back from an engine state
-// (see [DecodeMem]), not yet checked against an index.
-type SavedMem struct {
-	gen string
-	m   *memIndex
+// SavedPostings is an in-memory BM25 copy read back from an engine state
+// (see [DecodePostings]), not yet checked against an index.
+type SavedPostings struct {
+	instance string
+	m        *postingsCopy
 }
 
-// EncodeMem appends the in-memory BM25 copy to w, with the index's
-// generation, when the copy is current (built from the index as it is
+// EncodePostings appends the in-memory BM25 copy to w, with the index's
+// instance id, when the copy is current (built from the index as it is
 // now), and reports whether it did; with none current it appends nothing.
-func (ix *Index) EncodeMem(ctx context.Context, w *statefile.Writer) (bool, error) {
-	stamp, err := ix.EncodeMemStamped(ctx, w)
+func (bm *BM25) EncodePostings(ctx context.Context, w *statefile.Writer) (bool, error) {
+	stamp, err := bm.EncodePostingsStamped(ctx, w)
 	return stamp != "", err
 }
 
-// EncodeMemStamped is [Index.EncodeMem] returning the stamp of the copy
-// it appended (what [Index.MemStamp] returns while the index is as it
+// EncodePostingsStamped is [BM25.EncodePostings] returning the stamp of the copy
+// it appended (what [Index.Stamps] returns while the index is as it
 // was then), "" when it appended none.
-func (ix *Index) EncodeMemStamped(ctx context.Context, w *statefile.Writer) (string, error) {
-	m, gen := ix.mem.idx.Load(), ix.Generation()
-	if m == nil || gen == "" {
+func (bm *BM25) EncodePostingsStamped(ctx context.Context, w *statefile.Writer) (string, error) {
+	m, instance := bm.idx.Load(), bm.ix.InstanceID()
+	if m == nil || instance == "" {
 		return "", nil
 	}
 	var same bool
-	err := ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
-		same, err = ix.mem.stampIs(c, m.stamp)
+	err := bm.ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
+		same, err = bm.stampIs(c, m.stamp)
 		return err
 	})
 	if err != nil || !same {
@@ -58,17 +58,17 @@ func (ix *Index) EncodeMemStamped(ctx context.Context, w *statefile.Writer) (str
 	if err != nil {
 		return "", nil
 	}
-	flat.encode(w, gen)
-	return gen + "\x00" + m.stamp, nil
+	flat.encode(w, instance)
+	return instance + "\x00" + m.stamp, nil
 }
 
-// MemStamp returns what identifies the index's FTS5 contents now (its
-// generation and FTS5 stamp), and its vector stamp ("" when it keeps no
+// Stamps returns what identifies the index's FTS5 contents now (its
+// instance id and FTS5 stamp), and its vector stamp ("" when it keeps no
 // embedding model), read in one snapshot: equal to a saved copy's
-// (EncodeMemStamped, rankers.Embeddings.Stamp), that copy is current.
-func (ix *Index) MemStamp(ctx context.Context) (mem, vectors string, err error) {
-	gen := ix.Generation()
-	if gen == "" {
+// (EncodePostingsStamped, rankers.Embeddings.Stamp), that copy is current.
+func (ix *Index) Stamps(ctx context.Context) (postings, vectors string, err error) {
+	instance := ix.InstanceID()
+	if instance == "" {
 		return "", "", nil
 	}
 	err = ix.reader(ctx, func(c *sqlite3.Conn) error {
@@ -77,36 +77,36 @@ func (ix *Index) MemStamp(ctx context.Context) (mem, vectors string, err error) 
 			if err != nil {
 				return err
 			}
-			mem = gen + "\x00" + fts
+			postings = instance + "\x00" + fts
 			id, _, _, err := modelOf(c)
 			if err != nil || id == "" {
 				return err
 			}
-			vectors, err = ix.vectorStamp(c)
+			vectors, err = ix.vectors.vectorStamp(c)
 			return err
 		})
 	})
 	if err != nil {
 		return "", "", fmt.Errorf("index %s: stamp: %w", ix.path, err)
 	}
-	return mem, vectors, nil
+	return postings, vectors, nil
 }
 
-// DecodeMem reads what [Index.EncodeMem] wrote. The copy's arrays share
+// DecodePostings reads what [BM25.EncodePostings] wrote. The copy's arrays share
 // data's memory where they can (data must never change afterwards).
-func DecodeMem(data []byte) (*SavedMem, error) { return DecodeMemFile(data, nil) }
+func DecodePostings(data []byte) (*SavedPostings, error) { return DecodePostingsFile(data, nil) }
 
-// DecodeMemFile is [DecodeMem] of data in the mapped state file f (f.Data
+// DecodePostingsFile is [DecodePostings] of data in the mapped state file f (f.Data
 // holds it): searches then read the copy's postings, its largest part,
 // from the file with pread into reused buffers, not through the mapping
 // (see [statefile.File.Copy] for why).
-func DecodeMemFile(data []byte, f *statefile.File) (*SavedMem, error) {
+func DecodePostingsFile(data []byte, f *statefile.File) (*SavedPostings, error) {
 	r := statefile.NewReader(data)
-	if v := r.Uint(); r.Err() == nil && v != memSaveVersion {
+	if v := r.Uint(); r.Err() == nil && v != postingsSaveVersion {
 		return nil, fmt.Errorf("%w: in-memory BM25 copy of layout %d", statefile.ErrCorrupt, v)
 	}
-	s := &SavedMem{gen: r.Text()}
-	s.m = decodeMemIndex(r)
+	s := &SavedPostings{instance: r.Text()}
+	s.m = decodePostingsCopy(r)
 	s.m.file = f
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("in-memory BM25 copy: %w", err)
@@ -117,38 +117,38 @@ func DecodeMemFile(data []byte, f *statefile.File) (*SavedMem, error) {
 	return s, nil
 }
 
-// AdoptMem makes searches use the saved copy when it was built from this
-// index as it is now (same generation, same FTS5 stamp). Otherwise it
+// AdoptPostings makes searches use the saved copy when it was built from this
+// index as it is now (same instance id, same FTS5 stamp). Otherwise it
 // returns why not, and the copy is built again when searches need it.
-func (ix *Index) AdoptMem(ctx context.Context, s *SavedMem) (string, error) {
+func (bm *BM25) AdoptPostings(ctx context.Context, s *SavedPostings) (string, error) {
 	switch {
 	case s == nil || s.m == nil:
 		return "none saved", nil
-	case ix.mem.off:
+	case bm.off:
 		return "in-memory copy off", nil
-	case s.gen == "" || s.gen != ix.Generation():
-		return "saved for another index (generation differs)", nil
+	case s.instance == "" || s.instance != bm.ix.InstanceID():
+		return "saved for another index (instance id differs)", nil
 	}
 	var same bool
-	err := ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
-		same, err = ix.mem.stampIs(c, s.m.stamp)
+	err := bm.ix.reader(ctx, func(c *sqlite3.Conn) (err error) {
+		same, err = bm.stampIs(c, s.m.stamp)
 		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("index %s: %w", ix.path, err)
+		return "", fmt.Errorf("index %s: %w", bm.ix.path, err)
 	}
 	if !same {
 		return "the index changed since it was saved", nil
 	}
-	ix.mem.idx.CompareAndSwap(nil, s.m)
+	bm.idx.CompareAndSwap(nil, s.m)
 	return "", nil
 }
 
-// encode writes m after gen: counts and strings as varints, the arrays
+// encode writes m after instance: counts and strings as varints, the arrays
 // as aligned fixed-width little-endian records (read in place).
-func (m *memIndex) encode(w *statefile.Writer, gen string) {
-	w.Uint(memSaveVersion)
-	w.Text(gen)
+func (m *postingsCopy) encode(w *statefile.Writer, instance string) {
+	w.Uint(postingsSaveVersion)
+	w.Text(instance)
 	w.Text(m.stamp)
 	w.Int(m.nRow)
 	w.Int(m.nToken)
@@ -188,13 +188,13 @@ func (m *memIndex) encode(w *statefile.Writer, gen string) {
 	}
 }
 
-// decodeMemIndex reads what encode wrote after the version and
-// generation; check validates it.
-func decodeMemIndex(r *statefile.Reader) *memIndex {
-	m := &memIndex{stamp: r.Text(), nRow: r.Int(), nToken: r.Int()}
-	m.files = make([]memFile, r.Len(2))
+// decodePostingsCopy reads what encode wrote after the version and
+// instance id; check validates it.
+func decodePostingsCopy(r *statefile.Reader) *postingsCopy {
+	m := &postingsCopy{stamp: r.Text(), nRow: r.Int(), nToken: r.Int()}
+	m.files = make([]copyFile, r.Len(2))
 	for i := range m.files {
-		m.files[i] = memFile{path: r.Text(), hash: r.Text()}
+		m.files[i] = copyFile{path: r.Text(), hash: r.Text()}
 	}
 	names := r.Strings()
 	m.terms = make(map[string]uint32, len(names))
@@ -208,9 +208,9 @@ func decodeMemIndex(r *statefile.Reader) *memIndex {
 	r.Pad(8)
 	m.ids = fixed(r, nRows, 8, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
 	m.size = fixed(r, nRows, 4, binary.LittleEndian.Uint32)
-	m.rows = fixed(r, nRows, int(unsafe.Sizeof(memRow{})), func(b []byte) memRow {
+	m.rows = fixed(r, nRows, int(unsafe.Sizeof(copyRow{})), func(b []byte) copyRow {
 		u := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
-		return memRow{file: u(0), idx: int32(u(1)), page: int32(u(2)), lineStart: int32(u(3)), lineEnd: int32(u(4))}
+		return copyRow{file: u(0), idx: int32(u(1)), page: int32(u(2)), lineStart: int32(u(3)), lineEnd: int32(u(4))}
 	})
 	m.offs = fixed(r, len(names)+1, 4, binary.LittleEndian.Uint32)
 	m.docs = fixed(r, nDocs, 4, binary.LittleEndian.Uint32)
@@ -242,7 +242,7 @@ func fixed[T any](r *statefile.Reader, n, size int, dec func([]byte) T) []T {
 
 // check verifies that every index into m's arrays is in range, so that
 // a damaged copy is an error and never a panic in a search.
-func (m *memIndex) check() error {
+func (m *postingsCopy) check() error {
 	switch {
 	case len(m.size) != len(m.ids) || len(m.rows) != len(m.ids):
 		return errors.New("row arrays disagree")

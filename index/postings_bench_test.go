@@ -19,29 +19,29 @@ func benchIndex(b *testing.B) *Index {
 	if path == "" {
 		b.Skip("ENQUIRE_BENCH_INDEX_DB names no index file")
 	}
-	return &Index{path: path, settings: Settings{Tokenizer: Tokenizer}, closed: make(chan struct{})}
+	return newIndex(path, Settings{Tokenizer: Tokenizer})
 }
 
-// BenchmarkMemBuild builds the in-memory BM25 copy of a real index and
+// BenchmarkPostingsCopyBuild builds the in-memory BM25 copy of a real index and
 // reports its size: "heap-MB" is the live heap it adds (measured after a
 // GC), "est-MB" the structure's own estimate.
-func BenchmarkMemBuild(b *testing.B) {
+func BenchmarkPostingsCopyBuild(b *testing.B) {
 	ix := benchIndex(b)
 	var heap, est float64
 	for b.Loop() {
-		ix.mem.idx.Store(nil)
+		ix.bm25.idx.Store(nil)
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		if err := ix.BuildMem(context.Background()); err != nil {
+		if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		heap = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
-		est = float64(ix.mem.idx.Load().bytes()) / (1 << 20)
+		est = float64(ix.bm25.idx.Load().bytes()) / (1 << 20)
 	}
-	m := ix.mem.idx.Load()
+	m := ix.bm25.idx.Load()
 	b.ReportMetric(heap, "heap-MB")
 	b.ReportMetric(est, "est-MB")
 	b.ReportMetric(float64(len(m.ids)), "rows")
@@ -49,12 +49,12 @@ func BenchmarkMemBuild(b *testing.B) {
 	b.ReportMetric(float64(len(m.terms)), "terms")
 }
 
-// BenchmarkMemScore scores and ranks (limit 450, what a default search's
+// BenchmarkPostingsCopyScore scores and ranks (limit 450, what a default search's
 // BM25 signal asks for) the title words of the index's notes, one to three
 // at a time, from memory: the part of a search the copy replaces.
-func BenchmarkMemScore(b *testing.B) {
+func BenchmarkPostingsCopyScore(b *testing.B) {
 	ix := benchIndex(b)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	tok, err := newQueryTokenizer(context.Background(), Tokenizer)
@@ -68,7 +68,7 @@ func BenchmarkMemScore(b *testing.B) {
 			queries = append(queries, toks)
 		}
 	}
-	m, sc, hits := ix.mem.idx.Load(), new(scratch), 0
+	m, sc, hits := ix.bm25.idx.Load(), new(scratch), 0
 	i := 0
 	for b.Loop() {
 		m.emit(m.score(fts5Params, queries[i%len(queries)], sc), 450, func(Hit) bool { hits++; return true })

@@ -19,31 +19,31 @@ import (
 // overlay's arithmetic, and a term's row count is its live base rows plus
 // its added rows. So scores stay bit-identical to a copy built afresh.
 
-// memOverlayMax bounds the overlay: past memOverlayMin rows added or
+// copyOverlayMax bounds the overlay: past copyOverlayMin rows added or
 // removed and a sixteenth of the base, a write makes the copy stale
-// instead (and it is built afresh once the index is quiet, memstate.go),
+// instead (and it is built afresh once the index is quiet, bm25state.go),
 // so that the overlay's per-write rebuild and per-search cost stay small.
 const (
-	memOverlayMin = 4096
-	memOverlayDiv = 16
+	copyOverlayMin = 4096
+	copyOverlayDiv = 16
 )
 
-// memOverlay is what changed since a copy's base arrays were built.
-type memOverlay struct {
+// copyOverlay is what changed since a copy's base arrays were built.
+type copyOverlay struct {
 	dead       []uint64 // bitmap over base rows: removed since
 	nDead      int
 	deadTokens int64 // Σ size of the dead rows
 	baseTokens int64 // the base's token total, when it was built
-	add        memAdd
+	add        copyAdd
 }
 
-// memAdd are the rows added since the base was built; their dense row
+// copyAdd are the rows added since the base was built; their dense row
 // numbers follow the base's (len(base ids) + i).
-type memAdd struct {
+type copyAdd struct {
 	ids    []int64
 	size   []uint32
-	rows   []memRow // file indexes into files
-	files  []memFile
+	rows   []copyRow // file indexes into files
+	files  []copyFile
 	toks   [][]termFreq // each row's terms
 	terms  map[string]postings[uint16]
 	tokens int64 // Σ size
@@ -55,9 +55,9 @@ type termFreq struct {
 	freq uint16
 }
 
-// memChange is one committed write's effect on FTS5: the rows it deleted
+// copyChange is one committed write's effect on FTS5: the rows it deleted
 // and added, and the snapshot's stamp and averages after it.
-type memChange struct {
+type copyChange struct {
 	removed      []int64
 	added        []addedRow
 	stamp        string
@@ -68,18 +68,18 @@ type memChange struct {
 type addedRow struct {
 	id         int64
 	size       uint32
-	row        memRow // file is ignored: path and hash name it
+	row        copyRow // file is ignored: path and hash name it
 	path, hash string
 	toks       []termFreq
 }
 
 // isDead reports whether base row d was removed since the base was built.
-func (o *memOverlay) isDead(d uint32) bool {
+func (o *copyOverlay) isDead(d uint32) bool {
 	return o != nil && o.dead != nil && o.dead[d/64]&(1<<(d%64)) != 0
 }
 
 // deadIn counts the removed rows among a term's base postings.
-func (o *memOverlay) deadIn(rows []uint32) int {
+func (o *copyOverlay) deadIn(rows []uint32) int {
 	if o == nil || o.nDead == 0 {
 		return 0
 	}
@@ -95,12 +95,12 @@ func (o *memOverlay) deadIn(rows []uint32) int {
 // removes is not in m, or the totals disagree with FTS5's), or when the
 // overlay would pass limit rows added or removed; the caller then lets the
 // copy go stale.
-func (m *memIndex) apply(ch memChange, limit int) (*memIndex, error) {
+func (m *postingsCopy) apply(ch copyChange, limit int) (*postingsCopy, error) {
 	old := m.ov
 	if old == nil {
-		old = &memOverlay{baseTokens: m.nToken}
+		old = &copyOverlay{baseTokens: m.nToken}
 	}
-	ov := &memOverlay{dead: old.dead, nDead: old.nDead, deadTokens: old.deadTokens, baseTokens: old.baseTokens}
+	ov := &copyOverlay{dead: old.dead, nDead: old.nDead, deadTokens: old.deadTokens, baseTokens: old.baseTokens}
 	inAdd := make(map[int64]int, len(old.add.ids))
 	for i, id := range old.add.ids {
 		inAdd[id] = i
@@ -137,7 +137,7 @@ func (m *memIndex) apply(ch memChange, limit int) (*memIndex, error) {
 	if len(rows) > limit || ov.nDead > limit {
 		return nil, fmt.Errorf("overlay over %d rows", limit)
 	}
-	ov.add = newMemAdd(rows)
+	ov.add = newCopyAdd(rows)
 	if live := int64(len(m.ids)-ov.nDead) + int64(len(rows)); live != ch.nRow {
 		return nil, fmt.Errorf("%d rows in the copy, %d in FTS5", live, ch.nRow)
 	}
@@ -150,12 +150,12 @@ func (m *memIndex) apply(ch memChange, limit int) (*memIndex, error) {
 }
 
 // overlayLimit is the most rows the overlay of m may add, or remove:
-// max(least, a memOverlayDiv-th of the base).
-func (m *memIndex) overlayLimit(least int) int { return max(least, len(m.ids)/memOverlayDiv) }
+// max(least, a copyOverlayDiv-th of the base).
+func (m *postingsCopy) overlayLimit(least int) int { return max(least, len(m.ids)/copyOverlayDiv) }
 
 // overlayFull reports whether adding and removing that many more rows
 // would certainly pass limit (apply checks exactly).
-func (m *memIndex) overlayFull(added, removed, limit int) bool {
+func (m *postingsCopy) overlayFull(added, removed, limit int) bool {
 	nAdd, nDead := 0, 0
 	if m.ov != nil {
 		nAdd, nDead = len(m.ov.add.ids), m.ov.nDead
@@ -163,16 +163,16 @@ func (m *memIndex) overlayFull(added, removed, limit int) bool {
 	return nAdd+added-removed > limit || (removed > nAdd && nDead+removed-nAdd > limit)
 }
 
-// newMemAdd indexes added rows: per-term postings over their positions.
-func newMemAdd(rows []addedRow) memAdd {
-	a := memAdd{terms: map[string]postings[uint16]{}}
+// newCopyAdd indexes added rows: per-term postings over their positions.
+func newCopyAdd(rows []addedRow) copyAdd {
+	a := copyAdd{terms: map[string]postings[uint16]{}}
 	fileOf := map[string]uint32{}
 	for i, r := range rows {
 		f, ok := fileOf[r.path]
 		if !ok {
 			f = uint32(len(a.files))
 			fileOf[r.path] = f
-			a.files = append(a.files, memFile{path: r.path, hash: r.hash})
+			a.files = append(a.files, copyFile{path: r.path, hash: r.hash})
 		}
 		row := r.row
 		row.file = f
@@ -188,20 +188,20 @@ func newMemAdd(rows []addedRow) memAdd {
 }
 
 // rowAt returns dense row d's chunk and file (d < rowCount()).
-func (m *memIndex) rowAt(d int64) (memRow, memFile) {
+func (m *postingsCopy) rowAt(d int64) (copyRow, copyFile) {
 	if nb := int64(len(m.rows)); d >= nb {
 		r := m.ov.add.rows[d-nb]
 		return r, m.ov.add.files[r.file]
 	}
 	r := m.rows[d]
 	if r.file == noFile {
-		return r, memFile{}
+		return r, copyFile{}
 	}
 	return r, m.files[r.file]
 }
 
 // rowCount is the number of dense rows: the base's and the added ones.
-func (m *memIndex) rowCount() int {
+func (m *postingsCopy) rowCount() int {
 	if m.ov == nil {
 		return len(m.ids)
 	}
@@ -211,7 +211,7 @@ func (m *memIndex) rowCount() int {
 // flatten returns a copy without overlay holding the same rows, terms and
 // counts (for saving: the saved layout has no overlay). Base postings of
 // a copy read from a state file are read from the file, not the mapping.
-func (m *memIndex) flatten() (*memIndex, error) {
+func (m *postingsCopy) flatten() (*postingsCopy, error) {
 	if m.ov == nil {
 		return m, nil
 	}
@@ -229,10 +229,10 @@ func (m *memIndex) flatten() (*memIndex, error) {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ov.add.ids[a], ov.add.ids[b]) })
-	n := &memIndex{stamp: m.stamp, nRow: m.nRow, nToken: m.nToken, terms: map[string]uint32{}}
+	n := &postingsCopy{stamp: m.stamp, nRow: m.nRow, nToken: m.nToken, terms: map[string]uint32{}}
 	baseTo, addTo := make([]uint32, nb), make([]uint32, len(ov.add.ids))
 	fileOf := map[string]uint32{}
-	put := func(id int64, size uint32, r memRow, f memFile) uint32 {
+	put := func(id int64, size uint32, r copyRow, f copyFile) uint32 {
 		if r.file != noFile {
 			k, ok := fileOf[f.path]
 			if !ok {
@@ -312,7 +312,7 @@ func (m *memIndex) flatten() (*memIndex, error) {
 }
 
 // overlayBytes estimates the memory the overlay holds.
-func (o *memOverlay) bytes() int {
+func (o *copyOverlay) bytes() int {
 	if o == nil {
 		return 0
 	}

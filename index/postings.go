@@ -14,22 +14,22 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/statefile"
 )
 
-// memIndex is an in-memory copy of what FTS5's bm25() reads, taken from
+// postingsCopy is an in-memory copy of what FTS5's bm25() reads, taken from
 // one snapshot of the index: the row count and token total (the averages
 // record), each row's size in tokens (the docsize table), and for every
 // term its rows with the column-weighted count of its instances (FTS5's
 // own tokens, read through fts5vocab, so no tokenizer is reimplemented).
 // It scores exactly as bm25() does (see score) without visiting SQLite,
 // and it is immutable once built (a live change makes a new copy,
-// memdelta.go).
-type memIndex struct {
+// postingsdelta.go).
+type postingsCopy struct {
 	stamp  string // the FTS5 structure and averages records it was built from
 	nRow   int64
 	nToken int64
-	ids    []int64  // dense row number → FTS5 rowid, ascending
-	size   []uint32 // dense row number → tokens in the row (all columns)
-	rows   []memRow // dense row number → its chunk
-	files  []memFile
+	ids    []int64   // dense row number → FTS5 rowid, ascending
+	size   []uint32  // dense row number → tokens in the row (all columns)
+	rows   []copyRow // dense row number → its chunk
+	files  []copyFile
 	terms  map[string]uint32
 	offs   []uint32 // term t's postings are docs[offs[t]:offs[t+1]]
 	docs   []uint32 // dense row numbers, ascending per term
@@ -38,19 +38,19 @@ type memIndex struct {
 	// was read from one (nil otherwise): see postings.
 	file *statefile.File
 	// ov, when set, is what changed since the arrays above were built
-	// (memdelta.go): they are then the base, shared with older copies, and
+	// (postingsdelta.go): they are then the base, shared with older copies, and
 	// stamp, nRow and nToken are this copy's own.
-	ov *memOverlay
+	ov *copyOverlay
 }
 
-// memRow is a row's chunk (the chunks table, joined to files).
-type memRow struct {
+// copyRow is a row's chunk (the chunks table, joined to files).
+type copyRow struct {
 	file                          uint32 // into files; noFile: no chunk or file row (the join drops it)
 	idx, page, lineStart, lineEnd int32
 }
 
-// memFile is a file's path and content hash.
-type memFile struct{ path, hash string }
+// copyFile is a file's path and content hash.
+type copyFile struct{ path, hash string }
 
 // noFile marks a row without chunk or file row.
 const noFile = ^uint32(0)
@@ -93,9 +93,9 @@ func eachStamp(c *sqlite3.Conn, fn func(block []byte)) error {
 	return st.Err()
 }
 
-// buildMem reads a memIndex from c, inside the caller's read transaction.
-func buildMem(c *sqlite3.Conn) (*memIndex, error) {
-	m := &memIndex{terms: map[string]uint32{}}
+// buildPostingsCopy reads a postingsCopy from c, inside the caller's read transaction.
+func buildPostingsCopy(c *sqlite3.Conn) (*postingsCopy, error) {
+	m := &postingsCopy{terms: map[string]uint32{}}
 	var err error
 	if m.stamp, err = readStamp(c); err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func buildMem(c *sqlite3.Conn) (*memIndex, error) {
 }
 
 // readAverages reads the averages record.
-func (m *memIndex) readAverages(c *sqlite3.Conn) error {
+func (m *postingsCopy) readAverages(c *sqlite3.Conn) error {
 	st, _, err := c.Prepare(averagesSQL)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func stepAverages(st *sqlite3.Stmt) (nRow, nToken int64, err error) {
 }
 
 // readSizes reads every row's size (the sum of its column sizes).
-func (m *memIndex) readSizes(c *sqlite3.Conn) error {
+func (m *postingsCopy) readSizes(c *sqlite3.Conn) error {
 	st, _, err := c.Prepare(`SELECT id, sz FROM fts_docsize ORDER BY id`)
 	if err != nil {
 		return err
@@ -170,8 +170,8 @@ func (m *memIndex) readSizes(c *sqlite3.Conn) error {
 
 // readRows reads the chunk and file row of every row, as Search's lookup
 // joins them.
-func (m *memIndex) readRows(c *sqlite3.Conn) error {
-	m.rows = make([]memRow, len(m.ids))
+func (m *postingsCopy) readRows(c *sqlite3.Conn) error {
+	m.rows = make([]copyRow, len(m.ids))
 	for i := range m.rows {
 		m.rows[i].file = noFile
 	}
@@ -187,9 +187,9 @@ func (m *memIndex) readRows(c *sqlite3.Conn) error {
 			continue // a chunk without FTS5 row is never a hit
 		}
 		if p := st.ColumnText(1); len(m.files) == 0 || m.files[len(m.files)-1].path != p {
-			m.files = append(m.files, memFile{path: p, hash: st.ColumnText(6)})
+			m.files = append(m.files, copyFile{path: p, hash: st.ColumnText(6)})
 		}
-		m.rows[d] = memRow{file: uint32(len(m.files) - 1), idx: int32(st.ColumnInt(2)), page: int32(st.ColumnInt(3)),
+		m.rows[d] = copyRow{file: uint32(len(m.files) - 1), idx: int32(st.ColumnInt(2)), page: int32(st.ColumnInt(3)),
 			lineStart: int32(st.ColumnInt(4)), lineEnd: int32(st.ColumnInt(5))}
 	}
 	return st.Err()
@@ -197,11 +197,11 @@ func (m *memIndex) readRows(c *sqlite3.Conn) error {
 
 // readPostings reads every token instance (fts5vocab's instance table
 // lists them by term, then row, then column) into weighted postings.
-func (m *memIndex) readPostings(c *sqlite3.Conn) error {
-	if err := c.Exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.memvocab USING fts5vocab(main, fts, instance)`); err != nil {
+func (m *postingsCopy) readPostings(c *sqlite3.Conn) error {
+	if err := c.Exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.ftsvocab USING fts5vocab(main, fts, instance)`); err != nil {
 		return err
 	}
-	st, _, err := c.Prepare(`SELECT term, doc, col FROM temp.memvocab`)
+	st, _, err := c.Prepare(`SELECT term, doc, col FROM temp.ftsvocab`)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func varints(b []byte) ([]uint64, error) {
 
 // bytes estimates the memory the index holds (arrays and term strings,
 // plus a map entry's usual overhead).
-func (m *memIndex) bytes() int {
+func (m *postingsCopy) bytes() int {
 	n := len(m.ids)*8 + len(m.size)*4 + len(m.offs)*4 + len(m.docs)*4 + len(m.freq)*2 + len(m.rows)*20
 	for _, f := range m.files {
 		n += len(f.path) + len(f.hash) + 32
@@ -279,7 +279,7 @@ type scratch struct {
 	acc      []float64
 	touched  []uint32
 	postings []postings[uint16]
-	adds     []postings[uint16] // the overlay's added rows (memdelta.go)
+	adds     []postings[uint16] // the overlay's added rows (postingsdelta.go)
 	tokens   []string
 	rows     []scoredRow // score's result, reused: valid until the scratch is put back
 	docs     []uint32    // the query's postings read from the state file (see postings)
@@ -291,7 +291,7 @@ type scratch struct {
 // an overlay, base and added rows are scored apart (each row's terms are
 // still summed in query order) with each term's row count over both, and
 // removed base rows are dropped.
-func (m *memIndex) score(p BM25Params, tokens []string, sc *scratch) []scoredRow {
+func (m *postingsCopy) score(p BM25Params, tokens []string, sc *scratch) []scoredRow {
 	ps, adds := sc.postings[:0], sc.adds[:0]
 	sc.docs, sc.freq = sc.docs[:0], sc.freq[:0]
 	for _, tok := range tokens {
@@ -310,7 +310,7 @@ func (m *memIndex) score(p BM25Params, tokens []string, sc *scratch) []scoredRow
 	if n := m.rowCount(); len(sc.acc) < n {
 		sc.acc = make([]float64, n+n/64) // room for rows added by live changes
 	}
-	acc, bm := sc.acc, newBM25(p, m.nRow, m.nToken)
+	acc, bm := sc.acc, newScorer(p, m.nRow, m.nToken)
 	touched := accumulate(bm, ps, m.size, acc, sc.touched[:0])
 	if m.ov != nil {
 		k := len(touched)
@@ -335,7 +335,7 @@ func (m *memIndex) score(p BM25Params, tokens []string, sc *scratch) []scoredRow
 // emit passes the limit best of rows (from score: ids are dense row
 // numbers) to fn as hits, by descending score, then path, then chunk,
 // until fn returns false.
-func (m *memIndex) emit(rows []scoredRow, limit int, fn func(Hit) bool) {
+func (m *postingsCopy) emit(rows []scoredRow, limit int, fn func(Hit) bool) {
 	top := bestRows(rows, limit)
 	slices.SortFunc(top, func(a, b scoredRow) int {
 		if a.score != b.score {

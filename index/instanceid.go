@@ -9,16 +9,16 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// An index's generation is a random id kept in its meta table, written
-// when the schema is created (a new index, a rebuild, a reset after
-// damage). Anything derived from the index and kept elsewhere (the
+// An index's instance id is a random id kept in its meta table (under the
+// key "generation"), written when the schema is created (a new index, a
+// rebuild, a reset after damage). Anything derived from the index and kept elsewhere (the
 // in-memory BM25 copy saved in the engine state) records it, and is used
-// only with the index of the same generation: the FTS5 stamp alone may
+// only with the index of the same instance id: the FTS5 stamp alone may
 // repeat in another database built from the same files.
 
-// newGeneration writes a new generation into the meta table (inside the
+// newInstanceID writes a new instance id into the meta table (inside the
 // caller's write transaction).
-func newGeneration(c *sqlite3.Conn) error {
+func newInstanceID(c *sqlite3.Conn) error {
 	st, _, err := c.Prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)`)
 	if err != nil {
 		return err
@@ -35,24 +35,24 @@ func randomID() []byte {
 	return b
 }
 
-// loadGeneration reads the index's generation into ix.gen, writing one
-// first into an index made before generations existed. Without one (the
-// write failed) ix.gen stays empty: nothing derived is saved or used.
-func (ix *Index) loadGeneration() {
-	gen, err := readGeneration(ix.write)
-	if err == nil && gen == "" {
-		if err = ix.tx(newGeneration); err == nil {
-			gen, err = readGeneration(ix.write)
+// loadInstanceID reads the index's instance id into ix.instanceID,
+// writing one first into an index made before instance ids existed. Without one (the
+// write failed) ix.instanceID stays empty: nothing derived is saved or used.
+func (ix *Index) loadInstanceID() {
+	id, err := readInstanceID(ix.write)
+	if err == nil && id == "" {
+		if err = ix.tx(newInstanceID); err == nil {
+			id, err = readInstanceID(ix.write)
 		}
 	}
 	if err == nil {
-		ix.gen.Store(gen)
+		ix.instanceID.Store(id)
 	}
 }
 
-// readGeneration returns the generation of the index c reads, "" when it
+// readInstanceID returns the instance id of the index c reads, "" when it
 // has none.
-func readGeneration(c *sqlite3.Conn) (string, error) { return metaValue(c, "generation") }
+func readInstanceID(c *sqlite3.Conn) (string, error) { return metaValue(c, "generation") }
 
 // metaValue returns the value of key in the meta table c reads, "" when
 // it has none.
@@ -81,9 +81,10 @@ func (ix *Index) readMeta(ctx context.Context, key string) (v string, err error)
 	return v, err
 }
 
-// Generation is the index's generation: a random id that changes when
-// the index is created or rebuilt.
-func (ix *Index) Generation() string {
-	gen, _ := ix.gen.Load().(string)
-	return gen
+// InstanceID is the index's instance id: a random id that changes when
+// the index is created or rebuilt (not the engine's update counter,
+// search.Engine.Generation).
+func (ix *Index) InstanceID() string {
+	id, _ := ix.instanceID.Load().(string)
+	return id
 }

@@ -18,8 +18,18 @@ const tokenCacheMax = 1 << 15
 // queryTokenizer turns MatchExpr's terms into FTS5's tokens with FTS5
 // itself: a private in-memory database holds a one-column FTS5 table with
 // the index's tokenizer, and a word's tokens are read back through
-// fts5vocab after inserting it. So the in-memory BM25 needs no copy of the
-// porter and unicode61 rules.
+// fts5vocab after inserting it.
+//
+// FTS5's tokenizer is the tokenizer of record, on purpose. The postings
+// copy looks query tokens up among the tokens FTS5 stored, so a query
+// word must become exactly the tokens FTS5 made of the same word in a
+// note, or the copy would score differently from the SQLite reads
+// (readScores) and from FTS5's own MATCH. Asking FTS5 guarantees that for
+// any tokenize= setting (Settings.Tokenizer is stored with the index),
+// with no copy in Go of unicode61's folding and separator tables (tied to
+// SQLite's Unicode version) or of SQLite's porter stemmer (which is not
+// the Snowball English stemmer package analysis uses). The cost is one
+// insert per word never seen before; the cache makes a repeated word free.
 type queryTokenizer struct {
 	mu    sync.Mutex
 	conn  *sqlite3.Conn

@@ -65,7 +65,7 @@ func (r *rowTokenizer) terms(c *sqlite3.Conn, rows []addedRow) (err error) {
 	defer text.Close()
 	defer func() { err = errors.Join(err, r.del.Exec()) }()
 	for _, row := range rows {
-		if err := copyRow(text, r.ins, row.id); err != nil {
+		if err := copyRowText(text, r.ins, row.id); err != nil {
 			return err
 		}
 	}
@@ -107,9 +107,9 @@ func (r *rowTokenizer) terms(c *sqlite3.Conn, rows []addedRow) (err error) {
 	return nil
 }
 
-// copyRow copies row id's texts from the index (text: rowTextSQL) into
+// copyRowText copies row id's texts from the index (text: rowTextSQL) into
 // the private table (ins).
-func copyRow(text, ins *sqlite3.Stmt, id int64) error {
+func copyRowText(text, ins *sqlite3.Stmt, id int64) error {
 	if err := errors.Join(text.Reset(), text.BindInt64(1, id)); err != nil {
 		return err
 	}

@@ -11,14 +11,14 @@ import (
 	"time"
 )
 
-// TestMemSearchEqualsFTS5 checks that at FTS5's k1 and b, searches return
+// TestPostingsCopySearchEqualsFTS5 checks that at FTS5's k1 and b, searches return
 // exactly what FTS5's bm25() returns (the reference query: same chunks,
 // same order, bit-identical scores) for every limit and lookup batch, on
 // the fixture, on a vault of exact ties, on a vault of CJK fields,
 // diacritics, stop words, digits and repeated words, and on a generated
 // vault; and that most queries were indeed answered from memory (the
 // rest, phrases and split words, were scored from SQLite reads).
-func TestMemSearchEqualsFTS5(t *testing.T) {
+func TestPostingsCopySearchEqualsFTS5(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, ix func(root string) *Index) (string, *Index)
@@ -34,7 +34,7 @@ func TestMemSearchEqualsFTS5(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root, ix := tc.setup(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 			syncDisk(t, ix)
-			if err := ix.BuildMem(context.Background()); err != nil {
+			if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			queries := append(equivalenceQueries(t, root), tc.extra...)
@@ -45,14 +45,14 @@ func TestMemSearchEqualsFTS5(t *testing.T) {
 					limits = []int{1, 100000}
 				}
 			}
-			compared, inMem := compareAt(t, ix, queries, limits, batches)
+			compared, fromCopy := compareAt(t, ix, queries, limits, batches)
 			if compared == 0 {
 				t.Fatal("no query matched anything: the comparison proves nothing")
 			}
-			if inMem < len(queries)/2 {
-				t.Fatalf("only %d of %d queries were answered from memory", inMem, len(queries))
+			if fromCopy < len(queries)/2 {
+				t.Fatalf("only %d of %d queries were answered from memory", fromCopy, len(queries))
 			}
-			t.Logf("%d queries, %d answered from memory, %d hits compared", len(queries), inMem, compared)
+			t.Logf("%d queries, %d answered from memory, %d hits compared", len(queries), fromCopy, compared)
 		})
 	}
 }
@@ -61,22 +61,22 @@ func TestMemSearchEqualsFTS5(t *testing.T) {
 // (small ones cut through groups of tied scores) and fails on any
 // difference from the reference query. It returns the hits compared and
 // the queries answered from memory.
-func compareWithReference(t *testing.T, ix *Index, queries []string) (compared, inMem int) {
+func compareWithReference(t *testing.T, ix *Index, queries []string) (compared, fromCopy int) {
 	t.Helper()
 	return compareAt(t, ix, queries, []int{1, 3, 7, 50, 100000}, []int{1, 3, firstBatch})
 }
 
 // compareAt is compareWithReference at the given limits and batch sizes
 // (fewer for the many queries of the generated vault).
-func compareAt(t *testing.T, ix *Index, queries []string, limits, batches []int) (compared, inMem int) {
+func compareAt(t *testing.T, ix *Index, queries []string, limits, batches []int) (compared, fromCopy int) {
 	t.Helper()
 	for _, q := range queries {
 		want := referenceSearch(t, ix, q)
-		before := ix.mem.used.Load()
+		before := ix.bm25.used.Load()
 		for _, limit := range limits {
 			for _, batch := range batches {
 				var got []Hit
-				if err := ix.search(context.Background(), q, limit, batch, fts5Params, func(h Hit) bool { got = append(got, h); return true }); err != nil {
+				if err := ix.bm25.search(context.Background(), q, limit, batch, fts5Params, func(h Hit) bool { got = append(got, h); return true }); err != nil {
 					t.Fatalf("%q limit %d: %v", q, limit, err)
 				}
 				w := want[:min(limit, len(want))]
@@ -86,11 +86,11 @@ func compareAt(t *testing.T, ix *Index, queries []string, limits, batches []int)
 				compared += len(w)
 			}
 		}
-		if ix.mem.used.Load() > before {
-			inMem++
+		if ix.bm25.used.Load() > before {
+			fromCopy++
 		}
 	}
-	return compared, inMem
+	return compared, fromCopy
 }
 
 // mixedQueries exercise the tokenizer: CJK grams, diacritics, case, stop
@@ -131,25 +131,25 @@ func mixedVault(t *testing.T, ix func(root string) *Index) (string, *Index) {
 	return root, ix(root)
 }
 
-// TestMemStaleUntilRebuilt checks that when the copy does not follow a
+// TestPostingsCopyStaleUntilRebuilt checks that when the copy does not follow a
 // write (as when another process wrote the index), searches are answered
 // from SQLite reads (still exactly the reference) until the copy is
 // rebuilt, and from memory again after that.
-func TestMemStaleUntilRebuilt(t *testing.T) {
+func TestPostingsCopyStaleUntilRebuilt(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-	ix.mem.mu.Lock()
-	ix.mem.next = time.Now().Add(time.Hour) // no background builds: this test builds
-	ix.mem.noDelta = true
-	ix.mem.mu.Unlock()
+	ix.bm25.mu.Lock()
+	ix.bm25.next = time.Now().Add(time.Hour) // no background builds: this test builds
+	ix.bm25.noDelta = true
+	ix.bm25.mu.Unlock()
 	syncDisk(t, ix)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	queries := []string{"rye", "garden", "starter flour", "中文笔记", "sourdough"}
 	for _, step := range []struct {
-		name   string
-		change func()
-		inMem  int
+		name     string
+		change   func()
+		fromCopy int
 	}{
 		{"built", func() {}, len(queries)},
 		{"edited", func() {
@@ -159,14 +159,14 @@ func TestMemStaleUntilRebuilt(t *testing.T) {
 			syncDisk(t, ix)
 		}, 0},
 		{"rebuilt", func() {
-			if err := ix.BuildMem(context.Background()); err != nil {
+			if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}, len(queries)},
 	} {
 		step.change()
-		if _, inMem := compareWithReference(t, ix, queries); inMem != step.inMem {
-			t.Fatalf("%s: %d queries answered from memory, want %d", step.name, inMem, step.inMem)
+		if _, fromCopy := compareWithReference(t, ix, queries); fromCopy != step.fromCopy {
+			t.Fatalf("%s: %d queries answered from memory, want %d", step.name, fromCopy, step.fromCopy)
 		}
 	}
 }
@@ -200,16 +200,16 @@ func TestVarints(t *testing.T) {
 	}
 }
 
-// TestMemConcurrent searches from several goroutines while the index is
+// TestPostingsCopyConcurrent searches from several goroutines while the index is
 // resynced (the copy following each write) and the copy built in the
 // background, then closes the index with a build possibly running (run
 // with -race). Every search must succeed, the followed copy must answer
 // after the edits, and each search must equal the reference taken after
 // the last sync.
-func TestMemConcurrent(t *testing.T) {
+func TestPostingsCopyConcurrent(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
 	syncDisk(t, ix)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	queries := []string{"rye", "garden note", "中文笔记", "flour water"}
@@ -224,7 +224,7 @@ func TestMemConcurrent(t *testing.T) {
 					return
 				default:
 				}
-				if err := ix.Search(context.Background(), queries[(g+i)%len(queries)], 20, fts5Params, func(Hit) bool { return true }); err != nil {
+				if err := ix.BM25().Search(context.Background(), queries[(g+i)%len(queries)], 20, fts5Params, func(Hit) bool { return true }); err != nil {
 					errs <- err
 					return
 				}
@@ -242,60 +242,60 @@ func TestMemConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ix.mem.wg.Wait() // a build the first searches started
-	if _, inMem := compareWithReference(t, ix, queries); inMem != len(queries) {
-		t.Fatalf("%d of %d queries answered from memory after the edits: the copy did not follow them", inMem, len(queries))
+	ix.bm25.wg.Wait() // a build the first searches started
+	if _, fromCopy := compareWithReference(t, ix, queries); fromCopy != len(queries) {
+		t.Fatalf("%d of %d queries answered from memory after the edits: the copy did not follow them", fromCopy, len(queries))
 	}
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, inMem := compareWithReference(t, ix, queries); inMem != len(queries) {
-		t.Fatalf("%d of %d queries answered from memory after the rebuild", inMem, len(queries))
+	if _, fromCopy := compareWithReference(t, ix, queries); fromCopy != len(queries) {
+		t.Fatalf("%d of %d queries answered from memory after the rebuild", fromCopy, len(queries))
 	}
-	ix.mem.mu.Lock()
-	ix.mem.next, ix.mem.noQuiet = time.Time{}, true
-	ix.mem.mu.Unlock()
+	ix.bm25.mu.Lock()
+	ix.bm25.next, ix.bm25.noQuiet = time.Time{}, true
+	ix.bm25.mu.Unlock()
 	write(t, root, "Last.md", "rye\n")
 	syncDisk(t, ix)
-	ix.Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }) // starts a build
+	ix.BM25().Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }) // starts a build
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// TestMemWaitsForQuiet checks that a changed index is not copied at the
+// TestPostingsCopyWaitsForQuiet checks that a changed index is not copied at the
 // first search that finds the copy stale, but once the index has stayed
-// unchanged for memQuiet.
-func TestMemWaitsForQuiet(t *testing.T) {
+// unchanged for copyQuiet.
+func TestPostingsCopyWaitsForQuiet(t *testing.T) {
 	root, ix := mixedVault(t, func(root string) *Index { return open(t, root, filepath.Join(t.TempDir(), "ix.db"), false) })
-	ix.mem.noDelta = true // writes make the copy stale, as another process's would
+	ix.bm25.noDelta = true // writes make the copy stale, as another process's would
 	syncDisk(t, ix)
-	if err := ix.BuildMem(context.Background()); err != nil {
+	if err := ix.BM25().BuildPostings(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	write(t, root, "Stub.md", "rye garden\n")
 	syncDisk(t, ix)
 	search := func() {
 		t.Helper()
-		if err := ix.Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }); err != nil {
+		if err := ix.BM25().Search(context.Background(), "rye", 5, fts5Params, func(Hit) bool { return true }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	search()
 	search()
-	ix.mem.wg.Wait()
-	before := ix.mem.used.Load()
+	ix.bm25.wg.Wait()
+	before := ix.bm25.used.Load()
 	search()
-	if ix.mem.used.Load() != before {
+	if ix.bm25.used.Load() != before {
 		t.Fatal("the copy was rebuilt although the index just changed")
 	}
-	ix.mem.mu.Lock()
-	ix.mem.since = ix.mem.since.Add(-memQuiet) // as if memQuiet passed
-	ix.mem.mu.Unlock()
+	ix.bm25.mu.Lock()
+	ix.bm25.since = ix.bm25.since.Add(-copyQuiet) // as if copyQuiet passed
+	ix.bm25.mu.Unlock()
 	search() // starts the build
-	ix.mem.wg.Wait()
+	ix.bm25.wg.Wait()
 	search()
-	if ix.mem.used.Load() != before+1 {
+	if ix.bm25.used.Load() != before+1 {
 		t.Fatal("after the quiet period the copy was not rebuilt")
 	}
 }

@@ -13,7 +13,7 @@ import (
 // would make up to 2 MB of the file resident per touched list, and
 // within a few dozen searches most of the copy. Without a file, or when
 // the read fails, they are the mapped (or built) arrays themselves.
-func (m *memIndex) postings(lo, hi uint32, sc *scratch) ([]uint32, []uint16) {
+func (m *postingsCopy) postings(lo, hi uint32, sc *scratch) ([]uint32, []uint16) {
 	docs, freq := m.docs[lo:hi], m.freq[lo:hi]
 	n := len(docs)
 	if m.file == nil || n == 0 {
