@@ -63,7 +63,7 @@ func BenchmarkRun(b *testing.B) {
 		}
 		b.Run(query, func(b *testing.B) {
 			now := time.Now()
-			ix := NewIndex(snap, g, now.Location())                              // as the server keeps one per snapshot
+			ix := NewColumns(snap, g, now.Location())                            // as the server keeps one per snapshot
 			if _, err := q.RunIndex(context.Background(), ix, now); err != nil { // build the columns
 				b.Fatal(err)
 			}

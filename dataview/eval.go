@@ -22,7 +22,7 @@ const (
 // use).
 type evaluator struct {
 	*conv
-	ix    *Index
+	ix    *Columns
 	now   time.Time
 	cmp   comparer
 	links map[string]Link // query link literal → resolved
@@ -46,7 +46,7 @@ func (ev *evaluator) column(cache map[string][]Value, kind, name string, build f
 	return col
 }
 
-func newEvaluator(ix *Index, now time.Time) *evaluator {
+func newEvaluator(ix *Columns, now time.Time) *evaluator {
 	c := ix.conv
 	if c.loc != now.Location() { // another zone: the cached values do not apply
 		c = &conv{snap: c.snap, g: c.g, loc: now.Location()}

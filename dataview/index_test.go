@@ -39,7 +39,7 @@ func TestRunIndexShared(t *testing.T) {
 		}
 		want[i] = render(res)
 	}
-	ix := NewIndex(snap, g, testNow.Location())
+	ix := NewColumns(snap, g, testNow.Location())
 	ix.bulkAt = 0
 	var wg sync.WaitGroup
 	for range 2 {

@@ -48,7 +48,7 @@ type Row struct {
 
 // RunIndex is Run with an index that keeps, between queries on its
 // snapshot, the field values a query computed for every note.
-func (q *Query) RunIndex(ctx context.Context, ix *Index, now time.Time) (*Result, error) {
+func (q *Query) RunIndex(ctx context.Context, ix *Columns, now time.Time) (*Result, error) {
 	r := &runner{q: q, ev: newEvaluator(ix, now), ctx: ctx}
 	rows, err := r.collect()
 	if err != nil {

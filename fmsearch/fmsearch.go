@@ -70,20 +70,20 @@ type Match struct {
 	Value any
 }
 
-// Index searches the frontmatter of one snapshot's notes. It maps every
+// Searcher searches the frontmatter of one snapshot's notes. It maps every
 // key to the notes having it, built on first use; safe for concurrent
 // use.
-type Index struct {
+type Searcher struct {
 	snap *vault.Snapshot
 	once sync.Once
 	keys map[string]*fmKeyNotes // search.FoldKey(key) → notes with it
 }
 
 // New returns the index of a snapshot.
-func New(snap *vault.Snapshot) *Index { return &Index{snap: snap} }
+func New(snap *vault.Snapshot) *Searcher { return &Searcher{snap: snap} }
 
 // Build derives the key index now (Search does it on first use).
-func (x *Index) Build() { x.keyIndex() }
+func (x *Searcher) Build() { x.keyIndex() }
 
 // fmQuery is a validated frontmatter search.
 type fmQuery struct {
@@ -134,7 +134,7 @@ func (k *fmKeyNotes) valueForms(snap *vault.Snapshot) []fmForms {
 }
 
 // keyIndex maps every frontmatter key (folded) to the notes that have it.
-func (x *Index) keyIndex() map[string]*fmKeyNotes {
+func (x *Searcher) keyIndex() map[string]*fmKeyNotes {
 	x.once.Do(func() {
 		x.keys = map[string]*fmKeyNotes{}
 		for i, n := range x.snap.Notes {
@@ -169,7 +169,7 @@ func (e fmEntry) lookup(n *vault.Note, key string, forms fmForms) (any, fmForms,
 
 // Search validates the query and runs it over the notes having the key.
 // Its errors say what to fix in the query, or are the context's.
-func (x *Index) Search(ctx context.Context, in Query) (*Result, error) {
+func (x *Searcher) Search(ctx context.Context, in Query) (*Result, error) {
 	q, err := newFMQuery(in)
 	if err != nil {
 		return nil, err

@@ -43,10 +43,10 @@ type Note struct {
 	Tags []string
 }
 
-// Index is what a search for similar notes needs of one engine, derived
+// Finder is what a search for similar notes needs of one engine, derived
 // once on first use: the notes' TF-IDF vectors, embedding centroids,
 // distinct link neighbours and expanded tag sets. Safe for concurrent use.
-type Index struct {
+type Finder struct {
 	eng      *search.Engine
 	once     sync.Once
 	vecs     *rankers.NoteVectors
@@ -59,10 +59,10 @@ type Index struct {
 }
 
 // New returns the index of e, built on its first use.
-func New(e *search.Engine) *Index { return &Index{eng: e} }
+func New(e *search.Engine) *Finder { return &Finder{eng: e} }
 
 // Build derives the index now (Similar does it on first use).
-func (x *Index) Build() {
+func (x *Finder) Build() {
 	x.once.Do(func() {
 		var wg sync.WaitGroup
 		wg.Go(func() { x.vecs = x.eng.NoteVectors() })
@@ -73,7 +73,7 @@ func (x *Index) Build() {
 	})
 }
 
-func (x *Index) buildLinks() {
+func (x *Finder) buildLinks() {
 	n := len(x.eng.Snapshot().Notes)
 	x.out, x.in = make([][]int32, n), make([][]int32, n)
 	for i := range n {
@@ -92,7 +92,7 @@ func (x *Index) buildLinks() {
 
 // buildTags gives every tag and parent tag ("a/b/c" → a, a/b, a/b/c),
 // lower-cased, an id.
-func (x *Index) buildTags() {
+func (x *Finder) buildTags() {
 	notes := x.eng.Snapshot().Notes
 	ids := map[string]int32{}
 	x.tags = make([][]int32, len(notes))
@@ -132,7 +132,7 @@ type scratch struct {
 	cands               []rankers.Candidate
 }
 
-func (x *Index) getScratch(n int) *scratch {
+func (x *Finder) getScratch(n int) *scratch {
 	if s, ok := x.scratch.Get().(*scratch); ok {
 		return s
 	}
@@ -142,7 +142,7 @@ func (x *Index) getScratch(n int) *scratch {
 
 // putScratch clears the sparse counters (the dense cosines are
 // overwritten by the next call) and returns the scratch to the pool.
-func (x *Index) putScratch(s *scratch) {
+func (x *Finder) putScratch(s *scratch) {
 	clear(s.tags)
 	clear(s.links)
 	clear(s.cocite)
@@ -154,7 +154,7 @@ func (x *Index) putScratch(s *scratch) {
 // returns the best limit with a score of at least minScore and above 0,
 // best first (ties by note id, i.e. by path), never note itself, and the
 // signals that entered the score.
-func (x *Index) Similar(ctx context.Context, note, limit int, minScore float64, allow func(int) bool) ([]Note, []string, error) {
+func (x *Finder) Similar(ctx context.Context, note, limit int, minScore float64, allow func(int) bool) ([]Note, []string, error) {
 	x.Build()
 	n := x.vecs.Len()
 	s := x.getScratch(n)
@@ -191,7 +191,7 @@ func (x *Index) Similar(ctx context.Context, note, limit int, minScore float64, 
 
 // countShared fills the tag, coupling, co-citation and direct-link
 // counters of s for every note related to note.
-func (x *Index) countShared(note int, s *scratch) {
+func (x *Finder) countShared(note int, s *scratch) {
 	for _, t := range x.tags[note] {
 		for _, m := range x.tagNotes[t] {
 			s.tags[m]++
@@ -213,7 +213,7 @@ func (x *Index) countShared(note int, s *scratch) {
 
 // score is the weighted sum of note i's normalised signals (before
 // dividing by the total weight).
-func (x *Index) score(note, i int, s *scratch, hasEmb bool) float64 {
+func (x *Finder) score(note, i int, s *scratch, hasEmb bool) float64 {
 	var sum float64
 	if c := s.content[i]; c > 0 {
 		sum += rankers.SimilarWeightContent * math.Min(float64(c), 1)
@@ -244,7 +244,7 @@ func salton(shared, a, b int) float64 {
 	return math.Min(1, float64(shared)/math.Sqrt(float64(a)*float64(b)))
 }
 
-func (x *Index) note(note, i int, score float64, s *scratch, hasEmb bool) Note {
+func (x *Finder) note(note, i int, score float64, s *scratch, hasEmb bool) Note {
 	out := Note{
 		ID: i, Score: round6(score), Content: round6(math.Min(float64(s.content[i]), 1)),
 		SharedLinks: int(s.links[i]), CoCitation: int(s.cocite[i]), DirectLink: s.direct[i],

@@ -8,7 +8,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/vault"
 )
 
-func ExampleIndex_Search() {
+func ExampleSearcher_Search() {
 	ctx := context.Background()
 	snap, err := vault.Load(ctx, "../testdata/vault", vault.Options{})
 	if err != nil {

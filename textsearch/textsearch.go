@@ -96,21 +96,21 @@ type Match struct {
 	Text string
 }
 
-// Index searches the notes of one snapshot. It keeps their case-folded
+// Searcher searches the notes of one snapshot. It keeps their case-folded
 // bodies, built on the first search that needs them; safe for concurrent
 // use.
-type Index struct {
+type Searcher struct {
 	snap     *vault.Snapshot
 	foldOnce sync.Once
 	folded   []string // note id → FoldCase(body), same byte offsets
 }
 
 // New returns the index of a snapshot.
-func New(snap *vault.Snapshot) *Index { return &Index{snap: snap} }
+func New(snap *vault.Snapshot) *Searcher { return &Searcher{snap: snap} }
 
 // foldedBodies returns every note body with letters lower-cased in place
 // (see FoldCase), for case-insensitive search.
-func (x *Index) foldedBodies() []string {
+func (x *Searcher) foldedBodies() []string {
 	x.foldOnce.Do(func() {
 		x.folded = make([]string, len(x.snap.Notes))
 		for i, n := range x.snap.Notes {
@@ -134,7 +134,7 @@ type textQuery struct {
 // Search counts the matching lines of every note, then renders the
 // best notes' first matches. Its errors say what to fix in the query,
 // or are the context's.
-func (x *Index) Search(ctx context.Context, in Query) (*Result, error) {
+func (x *Searcher) Search(ctx context.Context, in Query) (*Result, error) {
 	snap := x.snap
 	q, err := newTextQuery(snap, in)
 	if err != nil {

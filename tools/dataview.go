@@ -64,22 +64,22 @@ const dataviewDescription = "Run a Dataview (DQL) query over the vault's markdow
 // dataviewCache keeps the query index of the current engine: field values
 // computed for every note are shared by later queries until the vault
 // changes (a new engine) or the time zone does.
-type dataviewCache struct{ perEngine[dataviewIndex] }
+type dataviewCache struct{ perEngine[dataviewColumns] }
 
-type dataviewIndex struct {
+type dataviewColumns struct {
 	mu  sync.Mutex
 	loc *time.Location
-	ix  *dataview.Index
+	ix  *dataview.Columns
 }
 
 // get returns e's index for times in loc (the zone of the engine's clock;
 // should it change, the index is rebuilt for the new zone).
-func (c *dataviewCache) get(e *search.Engine, loc *time.Location) *dataview.Index {
-	d := c.derive(e, func(*search.Engine) *dataviewIndex { return &dataviewIndex{} })
+func (c *dataviewCache) get(e *search.Engine, loc *time.Location) *dataview.Columns {
+	d := c.derive(e, func(*search.Engine) *dataviewColumns { return &dataviewColumns{} })
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.ix == nil || d.loc != loc {
-		d.loc, d.ix = loc, dataview.NewIndex(e.Snapshot(), e.Graph(), loc)
+		d.loc, d.ix = loc, dataview.NewColumns(e.Snapshot(), e.Graph(), loc)
 	}
 	return d.ix
 }

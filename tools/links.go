@@ -223,9 +223,9 @@ func (s *Server) addLinkTools() {
 	s.addFindPath(c)
 }
 
-// linkHandler adapts a linkIndex method to a tool handler: the index of
-// the current engine answers, unless the call was already cancelled.
-func linkHandler[In, Out any](s *Server, c *linkCache, f func(*linkIndex, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+// linkHandler adapts a linkTables method to a tool handler: the tables of
+// the current engine answer, unless the call was already cancelled.
+func linkHandler[In, Out any](s *Server, c *linkCache, f func(*linkTables, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		if err := ctx.Err(); err != nil {
 			var zero Out
@@ -253,7 +253,7 @@ func linkBoolOr(b *bool, def bool) bool {
 
 // backlinkTarget finds what backlinks are asked for: a note (or a PDF
 // document) by path or title, else an attachment by path or file name.
-func (ix *linkIndex) backlinkTarget(p, title string) (edges []graph.Edge, out BacklinksOutput, err error) {
+func (ix *linkTables) backlinkTarget(p, title string) (edges []graph.Edge, out BacklinksOutput, err error) {
 	id, err := ix.findNote(p, title)
 	if err == nil {
 		n := ix.snap.Notes[id]
@@ -287,7 +287,7 @@ type backlinkGroup struct {
 }
 
 // backlinks answers obsidian_get_backlinks.
-func (ix *linkIndex) backlinks(in BacklinksInput) (BacklinksOutput, error) {
+func (ix *linkTables) backlinks(in BacklinksInput) (BacklinksOutput, error) {
 	offset, size, err := linkPage("backlinks", in.Limit, backlinksDefaultLimit, backlinksMaxLimit, in.Cursor)
 	if err != nil {
 		return BacklinksOutput{}, err
@@ -327,7 +327,7 @@ func groupBacklinks(edges []graph.Edge, link func(graph.Edge) vault.Link) []back
 	return groups
 }
 
-func (ix *linkIndex) backlink(edges []graph.Edge, gr backlinkGroup) Backlink {
+func (ix *linkTables) backlink(edges []graph.Edge, gr backlinkGroup) Backlink {
 	n := ix.snap.Notes[gr.from]
 	b := Backlink{Path: n.Path, Title: n.Title, Count: gr.hi - gr.lo, LinkKind: "mixed"}
 	switch gr.embeds {
@@ -344,7 +344,7 @@ func (ix *linkIndex) backlink(edges []graph.Edge, gr backlinkGroup) Backlink {
 }
 
 // link returns the link an edge stands for.
-func (ix *linkIndex) link(e graph.Edge) vault.Link { return ix.snap.Notes[e.From].Links[e.Link] }
+func (ix *linkTables) link(e graph.Edge) vault.Link { return ix.snap.Notes[e.From].Links[e.Link] }
 
 func (s *Server) addBacklinks(c *linkCache) {
 	in := inputSchema[BacklinksInput]()
@@ -359,14 +359,14 @@ func (s *Server) addBacklinks(c *linkCache) {
 		Annotations:  readOnly(),
 		InputSchema:  in,
 		OutputSchema: out,
-	}, linkHandler(s, c, (*linkIndex).backlinks))
+	}, linkHandler(s, c, (*linkTables).backlinks))
 }
 
 // ---- obsidian_get_outbound_links
 
 // outbound answers obsidian_get_outbound_links from the snapshot's
 // resolution, so it matches the graph exactly.
-func (ix *linkIndex) outbound(in OutboundLinksInput) (OutboundLinksOutput, error) {
+func (ix *linkTables) outbound(in OutboundLinksInput) (OutboundLinksOutput, error) {
 	offset, size, err := linkPage("outbound", in.Limit, outboundDefaultLimit, outboundMaxLimit, in.Cursor)
 	if err != nil {
 		return OutboundLinksOutput{}, err
@@ -393,7 +393,7 @@ func (ix *linkIndex) outbound(in OutboundLinksInput) (OutboundLinksOutput, error
 
 // titleOf is the title of what a link resolves to: a note's (or PDF
 // document's) title, an attachment's file name, "" when unresolved.
-func (ix *linkIndex) titleOf(l vault.Link) string {
+func (ix *linkTables) titleOf(l vault.Link) string {
 	if l.Kind == vault.LinkUnresolved {
 		return ""
 	}
@@ -417,13 +417,13 @@ func (s *Server) addOutboundLinks(c *linkCache) {
 		Annotations:  readOnly(),
 		InputSchema:  in,
 		OutputSchema: out,
-	}, linkHandler(s, c, (*linkIndex).outbound))
+	}, linkHandler(s, c, (*linkTables).outbound))
 }
 
 // ---- obsidian_get_unresolved_wikilinks
 
 // unresolvedLinks answers obsidian_get_unresolved_wikilinks.
-func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, error) {
+func (ix *linkTables) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, error) {
 	folder, err := search.NormalizeFolder(in.Folder)
 	if err != nil {
 		return UnresolvedOutput{}, err
@@ -462,7 +462,7 @@ func (ix *linkIndex) unresolvedLinks(in UnresolvedInput) (UnresolvedOutput, erro
 
 // vaultUnresolvedTargets is unresolvedTargets for the whole vault, which
 // is asked for most and is the same on every page: computed once.
-func (ix *linkIndex) vaultUnresolvedTargets(matched []graph.MissingLink, embeds bool) ([]UnresolvedTarget, int) {
+func (ix *linkTables) vaultUnresolvedTargets(matched []graph.MissingLink, embeds bool) ([]UnresolvedTarget, int) {
 	c := &ix.vaultTargets[0]
 	if embeds {
 		c = &ix.vaultTargets[1]
@@ -475,7 +475,7 @@ func (ix *linkIndex) vaultUnresolvedTargets(matched []graph.MissingLink, embeds 
 
 // unresolvedTargets lists the most linked missing targets, at most
 // unresolvedTargetsMax (see graph.MissingTargets.Top).
-func (ix *linkIndex) unresolvedTargets(links []graph.MissingLink) ([]UnresolvedTarget, int) {
+func (ix *linkTables) unresolvedTargets(links []graph.MissingLink) ([]UnresolvedTarget, int) {
 	top, total := ix.missing.Top(links, unresolvedTargetsMax)
 	out := make([]UnresolvedTarget, len(top))
 	for i, t := range top {
@@ -495,13 +495,13 @@ func (s *Server) addUnresolved(c *linkCache) {
 		Annotations:  readOnly(),
 		InputSchema:  in,
 		OutputSchema: outputSchema[UnresolvedOutput](),
-	}, linkHandler(s, c, (*linkIndex).unresolvedLinks))
+	}, linkHandler(s, c, (*linkTables).unresolvedLinks))
 }
 
 // ---- obsidian_get_note_neighbors
 
 // neighbors answers obsidian_get_note_neighbors.
-func (ix *linkIndex) neighbors(in NeighborsInput) (NeighborsOutput, error) {
+func (ix *linkTables) neighbors(in NeighborsInput) (NeighborsOutput, error) {
 	per := in.MaxPerBucket
 	switch {
 	case per == 0:
@@ -556,13 +556,13 @@ func (s *Server) addNeighbors(c *linkCache) {
 		Annotations:  readOnly(),
 		InputSchema:  in,
 		OutputSchema: outputSchema[NeighborsOutput](),
-	}, linkHandler(s, c, (*linkIndex).neighbors))
+	}, linkHandler(s, c, (*linkTables).neighbors))
 }
 
 // ---- obsidian_find_path
 
 // pathEnd resolves from/to (or from_title/to_title) to a note id.
-func (ix *linkIndex) pathEnd(name, ref, alt string) (int, error) {
+func (ix *linkTables) pathEnd(name, ref, alt string) (int, error) {
 	switch {
 	case strings.TrimSpace(ref) != "" && strings.TrimSpace(alt) != "":
 		return 0, fmt.Errorf("give %s or %s_title, not both", name, name)
@@ -579,7 +579,7 @@ func (ix *linkIndex) pathEnd(name, ref, alt string) (int, error) {
 }
 
 // findPath answers obsidian_find_path.
-func (ix *linkIndex) findPath(in FindPathInput) (FindPathOutput, error) {
+func (ix *linkTables) findPath(in FindPathInput) (FindPathOutput, error) {
 	depth := in.MaxDepth
 	switch {
 	case depth == 0:
@@ -622,7 +622,7 @@ func (ix *linkIndex) findPath(in FindPathInput) (FindPathOutput, error) {
 }
 
 // steps describes a path of note ids with the links it follows.
-func (ix *linkIndex) steps(p []int, opt graph.PathOptions) []PathStep {
+func (ix *linkTables) steps(p []int, opt graph.PathOptions) []PathStep {
 	out := make([]PathStep, len(p))
 	for i, id := range p {
 		n := ix.snap.Notes[id]
@@ -651,5 +651,5 @@ func (s *Server) addFindPath(c *linkCache) {
 		Annotations:  readOnly(),
 		InputSchema:  in,
 		OutputSchema: outputSchema[FindPathOutput](),
-	}, linkHandler(s, c, (*linkIndex).findPath))
+	}, linkHandler(s, c, (*linkTables).findPath))
 }

@@ -71,7 +71,7 @@ func parseWikilinkArg(text string) (vault.Link, error) {
 // resolveFrom turns the from argument into the note path links resolve
 // from: an existing note (by path, or by title as a fallback), else the
 // cleaned path itself (a note not written yet still has a folder).
-func (ix *linkIndex) resolveFrom(ref string) (string, error) {
+func (ix *linkTables) resolveFrom(ref string) (string, error) {
 	if ref = strings.TrimSpace(ref); ref == "" {
 		return "", nil
 	}
@@ -89,7 +89,7 @@ func (ix *linkIndex) resolveFrom(ref string) (string, error) {
 }
 
 // resolveWikilink answers obsidian_resolve_wikilink.
-func (ix *linkIndex) resolveWikilink(in ResolveWikilinkInput) (ResolveWikilinkOutput, error) {
+func (ix *linkTables) resolveWikilink(in ResolveWikilinkInput) (ResolveWikilinkOutput, error) {
 	l, err := parseWikilinkArg(in.Wikilink)
 	if err != nil {
 		return ResolveWikilinkOutput{}, err
@@ -185,5 +185,5 @@ func (s *Server) addResolveWikilink(c *linkCache) {
 		Annotations:  readOnly(),
 		InputSchema:  in,
 		OutputSchema: out,
-	}, linkHandler(s, c, (*linkIndex).resolveWikilink))
+	}, linkHandler(s, c, (*linkTables).resolveWikilink))
 }

@@ -20,16 +20,16 @@ type metaDerived struct {
 	eng *search.Engine
 
 	tagsOnce sync.Once
-	tags     *vault.TagIndex
+	tags     *vault.Tags
 
 	fmOnce sync.Once
-	fm     *fmsearch.Index
+	fm     *fmsearch.Searcher
 
 	statsOnce sync.Once
 	stats     *vaultStats
 
 	textOnce sync.Once
-	text     *textsearch.Index
+	text     *textsearch.Searcher
 }
 
 // get returns the derived data of e, replacing the cached engine's.
@@ -38,13 +38,13 @@ func (c *metaCache) get(e *search.Engine) *metaDerived {
 }
 
 // tagIndex counts the snapshot's tags.
-func (d *metaDerived) tagIndex() *vault.TagIndex {
-	d.tagsOnce.Do(func() { d.tags = vault.NewTagIndex(d.eng.Snapshot()) })
+func (d *metaDerived) tagIndex() *vault.Tags {
+	d.tagsOnce.Do(func() { d.tags = vault.NewTags(d.eng.Snapshot()) })
 	return d.tags
 }
 
 // frontmatterIndex returns the frontmatter search index of the snapshot.
-func (d *metaDerived) frontmatterIndex() *fmsearch.Index {
+func (d *metaDerived) frontmatterIndex() *fmsearch.Searcher {
 	d.fmOnce.Do(func() { d.fm = fmsearch.New(d.eng.Snapshot()) })
 	return d.fm
 }
@@ -56,7 +56,7 @@ func (d *metaDerived) vaultStats() *vaultStats {
 }
 
 // textIndex returns the text search index of the snapshot.
-func (d *metaDerived) textIndex() *textsearch.Index {
+func (d *metaDerived) textIndex() *textsearch.Searcher {
 	d.textOnce.Do(func() { d.text = textsearch.New(d.eng.Snapshot()) })
 	return d.text
 }

@@ -61,7 +61,7 @@ func (s *Server) addFrontmatterSearch(c *metaCache) {
 
 // frontmatterSearch maps an obsidian_frontmatter_search request onto the
 // frontmatter index.
-func frontmatterSearch(ctx context.Context, x *fmsearch.Index, in FrontmatterSearchInput) (FrontmatterSearchOutput, error) {
+func frontmatterSearch(ctx context.Context, x *fmsearch.Searcher, in FrontmatterSearchInput) (FrontmatterSearchOutput, error) {
 	r, err := x.Search(ctx, fmsearch.Query{Key: in.Key, Exists: in.Exists, Equals: in.Equals, Contains: in.Contains,
 		Folder: in.Folder, Limit: in.Limit, Cursor: in.Cursor})
 	if r == nil {

@@ -115,7 +115,7 @@ func (v *vaultStats) render(top int, now time.Time) StatsOutput {
 }
 
 // computeStats counts the engine's snapshot and notes its signals.
-func computeStats(e *search.Engine, tags *vault.TagIndex) *vaultStats {
+func computeStats(e *search.Engine, tags *vault.Tags) *vaultStats {
 	v := &vaultStats{st: vaultstats.Compute(e.Snapshot(), e.Graph(), tags)}
 	addEngineInfo(&v.engine, e)
 	return v

@@ -54,9 +54,9 @@ type SimilarSignals struct {
 
 // simCache keeps the similar-notes index of the current engine; a
 // swapped engine gets a fresh one, built on first use.
-type simCache struct{ perEngine[similar.Index] }
+type simCache struct{ perEngine[similar.Finder] }
 
-func (c *simCache) get(e *search.Engine) *similar.Index {
+func (c *simCache) get(e *search.Engine) *similar.Finder {
 	return c.derive(e, similar.New)
 }
 

@@ -73,7 +73,7 @@ func (s *Server) addSearchText(c *metaCache) {
 }
 
 // searchText maps an obsidian_search_text request onto the text index.
-func searchText(ctx context.Context, x *textsearch.Index, in SearchTextInput) (SearchTextOutput, error) {
+func searchText(ctx context.Context, x *textsearch.Searcher, in SearchTextInput) (SearchTextOutput, error) {
 	r, err := x.Search(ctx, textsearch.Query{Text: in.Query, Mode: in.Mode, CaseSensitive: in.CaseSensitive, Regex: in.Regex,
 		Folder: in.Folder, Limit: in.Limit, MaxMatchesPerNote: in.MaxMatchesPerNote})
 	if err != nil {

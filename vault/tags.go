@@ -46,16 +46,16 @@ type noteTag struct {
 	direct, fm bool
 }
 
-// TagIndex counts the tags of a snapshot. It is built once and immutable.
-type TagIndex struct {
+// Tags counts the tags of a snapshot. It is built once and immutable.
+type Tags struct {
 	names  []string    // tag id → folded tag, ascending
 	parent []int32     // tag id → parent id, -1 at the top
 	notes  [][]noteTag // note id → tags it counts for
 	all    []TagCount  // counts over the whole vault
 }
 
-// NewTagIndex indexes the tags of every note of s.
-func NewTagIndex(s *Snapshot) *TagIndex {
+// NewTags counts the tags of every note of s.
+func NewTags(s *Snapshot) *Tags {
 	perNote := make([]map[string]noteTag, len(s.Notes))
 	names := map[string]bool{}
 	for i, n := range s.Notes {
@@ -64,7 +64,7 @@ func NewTagIndex(s *Snapshot) *TagIndex {
 			names[t] = true
 		}
 	}
-	x := &TagIndex{names: make([]string, 0, len(names)), notes: make([][]noteTag, len(s.Notes))}
+	x := &Tags{names: make([]string, 0, len(names)), notes: make([][]noteTag, len(s.Notes))}
 	for t := range names {
 		x.names = append(x.names, t)
 	}
@@ -118,19 +118,19 @@ func noteTagSet(n *Note) map[string]noteTag {
 }
 
 // Len is the number of distinct tags, nested parents included.
-func (x *TagIndex) Len() int { return len(x.names) }
+func (x *Tags) Len() int { return len(x.names) }
 
 // Counts returns the tags of the notes keep accepts (nil: every note)
 // with their counts, sorted by tag. Tags no accepted note carries are
 // left out. The result is shared when keep is nil: do not modify it.
-func (x *TagIndex) Counts(keep func(note int) bool) []TagCount {
+func (x *Tags) Counts(keep func(note int) bool) []TagCount {
 	if keep == nil {
 		return x.all
 	}
 	return x.count(keep)
 }
 
-func (x *TagIndex) count(keep func(note int) bool) []TagCount {
+func (x *Tags) count(keep func(note int) bool) []TagCount {
 	counts := make([]TagCount, len(x.names))
 	for i, tags := range x.notes {
 		if keep != nil && len(tags) > 0 && !keep(i) {

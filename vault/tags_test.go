@@ -35,7 +35,7 @@ func TestTagParents(t *testing.T) {
 	}
 }
 
-func TestTagIndex(t *testing.T) {
+func TestTags(t *testing.T) {
 	parse := func(path, text string) *Note {
 		n, _ := Parse(path, []byte(text))
 		return n
@@ -46,7 +46,7 @@ func TestTagIndex(t *testing.T) {
 		parse("sub/c.md", "---\ntags: proj\n---\n#Other\n"),
 		parse("d.md", "no tags at all\n"),
 	}, nil, nil)
-	x := NewTagIndex(snap)
+	x := NewTags(snap)
 	want := []TagCount{
 		{Tag: "misc", Count: 1, Direct: 1, Frontmatter: 1},
 		{Tag: "other", Count: 1, Direct: 1, Inline: 1},
@@ -71,7 +71,7 @@ func TestTagIndex(t *testing.T) {
 	if !slices.Equal(onlyB, wantB) {
 		t.Fatalf("Counts(b) =\n%+v\nwant\n%+v", onlyB, wantB)
 	}
-	if got := NewTagIndex(NewSnapshot("/v", nil, nil, nil)).Counts(nil); len(got) != 0 {
+	if got := NewTags(NewSnapshot("/v", nil, nil, nil)).Counts(nil); len(got) != 0 {
 		t.Fatalf("empty vault: %+v", got)
 	}
 }

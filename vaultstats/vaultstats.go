@@ -47,7 +47,7 @@ type Stats struct {
 
 // Compute walks the snapshot once; g is its link graph and tags its tag
 // index.
-func Compute(snap *vault.Snapshot, g *graph.Graph, tags *vault.TagIndex) *Stats {
+func Compute(snap *vault.Snapshot, g *graph.Graph, tags *vault.Tags) *Stats {
 	st := &Stats{}
 	for i, n := range snap.Notes {
 		if n.Kind == vault.KindPDF {

@@ -47,7 +47,7 @@ func TestCompute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := Compute(snap, graph.New(snap), vault.NewTagIndex(snap))
+	st := Compute(snap, graph.New(snap), vault.NewTags(snap))
 	got := []int{st.Notes, st.Attachments, st.NotesWithFrontmatter, st.Orphans, st.DeadEnds, st.BrokenLinks, st.UnresolvedTargets, len(st.Tags)}
 	if want := []int{3, 1, 1, 1, 1, 2, 1, 2}; !slices.Equal(got, want) {
 		t.Errorf("notes, attachments, frontmatter, orphans, dead ends, broken links, targets, tags = %v, want %v", got, want)

@@ -45,7 +45,7 @@ func Diff(ctx context.Context, a, b *search.Engine, queries []string) string {
 	if x, y := len(ga.Unresolved()), len(gb.Unresolved()); x != y {
 		return fmt.Sprintf("%d unresolved links vs %d", x, y)
 	}
-	if x, y := vault.NewTagIndex(a.Snapshot()).Counts(nil), vault.NewTagIndex(b.Snapshot()).Counts(nil); !slices.Equal(x, y) {
+	if x, y := vault.NewTags(a.Snapshot()).Counts(nil), vault.NewTags(b.Snapshot()).Counts(nil); !slices.Equal(x, y) {
 		return fmt.Sprintf("tags %v vs %v", x, y)
 	}
 	if x, y := a.Signals(), b.Signals(); !slices.Equal(x, y) {

@@ -17,16 +17,16 @@ import (
 
 // linkCache holds the derived link structures of the current engine. The
 // link tools share one per server; a vault change (a new engine) builds a
-// new linkIndex on the next call, and calls still running keep theirs.
-type linkCache struct{ perEngine[linkIndex] }
+// new linkTables on the next call, and calls still running keep theirs.
+type linkCache struct{ perEngine[linkTables] }
 
 // get returns the index of an engine, building (the cheap shell of) it
 // when the engine changed.
-func (c *linkCache) get(e *search.Engine) *linkIndex { return c.derive(e, newLinkIndex) }
+func (c *linkCache) get(e *search.Engine) *linkTables { return c.derive(e, newLinkIndex) }
 
-// linkIndex is everything the link tools derive from one engine. Each
+// linkTables is everything the link tools derive from one engine. Each
 // part is built once, on first use, and is immutable afterwards.
-type linkIndex struct {
+type linkTables struct {
 	eng   *search.Engine
 	snap  *vault.Snapshot
 	g     *graph.Graph
@@ -48,33 +48,33 @@ type linkIndex struct {
 	suggester   *linksuggest.Suggester
 }
 
-func newLinkIndex(e *search.Engine) *linkIndex {
+func newLinkIndex(e *search.Engine) *linkTables {
 	g := e.Graph()
-	return &linkIndex{eng: e, snap: e.Snapshot(), g: g, paths: graph.NewPathFinder(g), missing: graph.NewMissingTargets(g)}
+	return &linkTables{eng: e, snap: e.Snapshot(), g: g, paths: graph.NewPathFinder(g), missing: graph.NewMissingTargets(g)}
 }
 
 // tagIndex returns the tag → notes index.
-func (ix *linkIndex) tagSiblings() *graph.TagSiblings {
+func (ix *linkTables) tagSiblings() *graph.TagSiblings {
 	ix.tagsOnce.Do(func() { ix.tags = graph.NewTagSiblings(ix.snap) })
 	return ix.tags
 }
 
 // suggest returns up to limit note ids whose name, title or alias is
 // closest to ref.
-func (ix *linkIndex) suggest(ref string, limit int) []int {
+func (ix *linkTables) suggest(ref string, limit int) []int {
 	ix.suggestOnce.Do(func() { ix.suggester = linksuggest.New(ix.snap) })
 	return ix.suggester.Suggest(ref, limit)
 }
 
 // suggestTitles returns up to 3 distinct titles of the notes closest to a
 // missing target (see linksuggest.Suggester.Titles).
-func (ix *linkIndex) suggestTitles(target string) []string {
+func (ix *linkTables) suggestTitles(target string) []string {
 	ix.suggestOnce.Do(func() { ix.suggester = linksuggest.New(ix.snap) })
 	return ix.suggester.Titles(target)
 }
 
 // notFound is the tool error for a missing note, with close paths.
-func (ix *linkIndex) notFound(ref string) error {
+func (ix *linkTables) notFound(ref string) error {
 	var paths []string
 	for _, id := range ix.suggest(ref, 5) {
 		paths = append(paths, ix.snap.Notes[id].Path)
@@ -85,12 +85,12 @@ func (ix *linkIndex) notFound(ref string) error {
 // findNote returns the id of a note named by vault-relative path or by
 // title/alias, from the snapshot: graph answers must match the graph, so
 // nothing is re-read from disk.
-func (ix *linkIndex) findNote(p, title string) (int, error) {
+func (ix *linkTables) findNote(p, title string) (int, error) {
 	return noteID(ix.snap, p, title, ix.notFound)
 }
 
 // lookup finds a note by path, name, alias or title (see lookupNote).
-func (ix *linkIndex) lookup(ref string) (int, bool) { return lookupNote(ix.snap, ref) }
+func (ix *linkTables) lookup(ref string) (int, bool) { return lookupNote(ix.snap, ref) }
 
 // noteID finds a snapshot note by vault-relative path or by title/alias
 // (resolved like a wikilink); notFound makes the error for a miss. A path

@@ -18,11 +18,11 @@ const (
 	maxColumns = 48
 )
 
-// Index holds what queries over one snapshot can share: for a field
+// Columns holds what queries over one snapshot can share: for a field
 // (frontmatter name or file.*) the Dataview value of every note, built the
 // first time a query scans many notes for it. Build one per snapshot and
 // time zone and reuse it; it is safe for concurrent use.
-type Index struct {
+type Columns struct {
 	conv   *conv
 	bulkAt int // see bulkRows
 	mu     sync.Mutex
@@ -34,18 +34,18 @@ type column struct {
 	vals []Value
 }
 
-// NewIndex prepares an index over a snapshot and its link graph; loc is
+// NewColumns prepares the columns of a snapshot and its link graph; loc is
 // the zone of dates written without one (the zone of the queries' now).
-func NewIndex(snap *vault.Snapshot, g *graph.Graph, loc *time.Location) *Index {
-	return &Index{conv: &conv{snap: snap, g: g, loc: loc}, bulkAt: bulkRows, cols: map[string]*column{}}
+func NewColumns(snap *vault.Snapshot, g *graph.Graph, loc *time.Location) *Columns {
+	return &Columns{conv: &conv{snap: snap, g: g, loc: loc}, bulkAt: bulkRows, cols: map[string]*column{}}
 }
 
 // Snapshot returns the snapshot the index was built for.
-func (ix *Index) Snapshot() *vault.Snapshot { return ix.conv.snap }
+func (ix *Columns) Snapshot() *vault.Snapshot { return ix.conv.snap }
 
 // column returns the values of key for every note (nil for PDFs), building
 // them once; nil when c is not the index's converter or the index is full.
-func (ix *Index) column(key string, c *conv, build func(c *conv, i int) Value) []Value {
+func (ix *Columns) column(key string, c *conv, build func(c *conv, i int) Value) []Value {
 	if c != ix.conv {
 		return nil
 	}
@@ -77,5 +77,5 @@ func (ix *Index) column(key string, c *conv, build func(c *conv, i int) Value) [
 // zone of dates without one (date(today), frontmatter dates, file.mtime).
 // To share work between queries on the same snapshot, use RunIndex.
 func (q *Query) Run(ctx context.Context, snap *vault.Snapshot, g *graph.Graph, now time.Time) (*Result, error) {
-	return q.RunIndex(ctx, NewIndex(snap, g, now.Location()), now)
+	return q.RunIndex(ctx, NewColumns(snap, g, now.Location()), now)
 }
