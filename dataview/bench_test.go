@@ -63,13 +63,13 @@ func BenchmarkRun(b *testing.B) {
 		}
 		b.Run(query, func(b *testing.B) {
 			now := time.Now()
-			ix := NewColumns(snap, g, now.Location())                            // as the server keeps one per snapshot
-			if _, err := q.RunIndex(context.Background(), ix, now); err != nil { // build the columns
+			ix := NewColumns(snap, g, now.Location())                              // as the server keeps one per snapshot
+			if _, err := q.RunColumns(context.Background(), ix, now); err != nil { // build the columns
 				b.Fatal(err)
 			}
 			start := cpuTime()
 			for b.Loop() {
-				if _, err := q.RunIndex(context.Background(), ix, now); err != nil {
+				if _, err := q.RunColumns(context.Background(), ix, now); err != nil {
 					b.Fatal(err)
 				}
 			}

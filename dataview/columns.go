@@ -75,7 +75,7 @@ func (ix *Columns) column(key string, c *conv, build func(c *conv, i int) Value)
 // Run evaluates the query over the markdown notes of a snapshot (PDFs are
 // not Dataview pages). now is the current time; its location is the time
 // zone of dates without one (date(today), frontmatter dates, file.mtime).
-// To share work between queries on the same snapshot, use RunIndex.
+// To share work between queries on the same snapshot, use RunColumns.
 func (q *Query) Run(ctx context.Context, snap *vault.Snapshot, g *graph.Graph, now time.Time) (*Result, error) {
-	return q.RunIndex(ctx, NewColumns(snap, g, now.Location()), now)
+	return q.RunColumns(ctx, NewColumns(snap, g, now.Location()), now)
 }

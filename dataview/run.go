@@ -46,9 +46,9 @@ type Row struct {
 	Values []Value
 }
 
-// RunIndex is Run with an index that keeps, between queries on its
+// RunColumns is Run with columns that keep, between queries on their
 // snapshot, the field values a query computed for every note.
-func (q *Query) RunIndex(ctx context.Context, ix *Columns, now time.Time) (*Result, error) {
+func (q *Query) RunColumns(ctx context.Context, ix *Columns, now time.Time) (*Result, error) {
 	r := &runner{q: q, ev: newEvaluator(ix, now), ctx: ctx}
 	rows, err := r.collect()
 	if err != nil {

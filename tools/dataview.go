@@ -105,7 +105,7 @@ func (s *Server) dataviewQuery(ctx context.Context, cache *dataviewCache, in Dat
 	}
 	e := s.engine()
 	now := e.Now()
-	res, err := q.RunIndex(ctx, cache.get(e, now.Location()), now)
+	res, err := q.RunColumns(ctx, cache.get(e, now.Location()), now)
 	if err != nil {
 		var qe *dataview.Error
 		if errors.As(err, &qe) || ctx.Err() != nil {

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestRunIndexShared runs queries twice, concurrently, on one index that
+// TestRunColumnsShared runs queries twice, concurrently, on one Columns that
 // serves every field from its columns, and checks each answer equals the
 // direct evaluation's.
-func TestRunIndexShared(t *testing.T) {
+func TestRunColumnsShared(t *testing.T) {
 	snap, g := fixture(t)
 	queries := []string{
 		`LIST WHERE status = "done" OR contains(tags, "cook")`,
@@ -50,7 +50,7 @@ func TestRunIndexShared(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				res, err := q.RunIndex(context.Background(), ix, testNow)
+				res, err := q.RunColumns(context.Background(), ix, testNow)
 				if err != nil {
 					t.Error(err)
 					return
