@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // BM25Params are BM25's two free parameters: K1 saturates a term's count
@@ -66,6 +67,21 @@ func columnWeightsOf(fw FieldWeights) [6]column {
 		{"tags", uint32(fw.Tags)}, {"body", uint32(fw.Body)}, {"cjk", uint32(fw.Body)},
 	}
 }
+
+// ftsColumns is the FTS5 table's column list in columnWeights' order,
+// as SQL; ftsInsert inserts one row with every column. Every statement
+// that creates, fills or reads the table whole uses them, so a column
+// exists in one place.
+var (
+	ftsColumns = func() string {
+		names := make([]string, len(columnWeights))
+		for i, c := range columnWeights {
+			names[i] = c.name
+		}
+		return strings.Join(names, ", ")
+	}()
+	ftsInsert = "INSERT INTO fts(rowid, " + ftsColumns + ") VALUES (?" + strings.Repeat(", ?", len(columnWeights)) + ")"
+)
 
 // columnWeight returns the weight and the position of a column by name.
 func columnWeight(col string) (w uint32, pos int, ok bool) {

@@ -30,3 +30,18 @@ func TestColumnWeightsFromFieldWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestFTSColumns pins the FTS5 table's columns and the statements made
+// from them: a change here changes the index file, so it needs a new
+// SchemaVersion.
+func TestFTSColumns(t *testing.T) {
+	for _, c := range []struct{ name, got, want string }{
+		{"columns", ftsColumns, "title, aliases, headings, tags, body, cjk"},
+		{"insert", ftsInsert, "INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)"},
+		{"row text", rowTextSQL, "SELECT title, aliases, headings, tags, body, cjk FROM fts WHERE rowid = ?"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %q, want %q (bump SchemaVersion when the table changes)", c.name, c.got, c.want)
+		}
+	}
+}

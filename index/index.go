@@ -404,8 +404,8 @@ func (ix *Index) create() error {
 				hash TEXT NOT NULL, UNIQUE(path, idx));
 			CREATE INDEX chunks_hash ON chunks(hash);
 			CREATE TABLE vectors(hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
-			CREATE VIRTUAL TABLE fts USING fts5(title, aliases, headings, tags, body, cjk, tokenize=%q);`,
-			applicationID, SchemaVersion, ix.settings.Tokenizer))
+			CREATE VIRTUAL TABLE fts USING fts5(%s, tokenize=%q);`,
+			applicationID, SchemaVersion, ftsColumns, ix.settings.Tokenizer))
 		if err != nil {
 			return err
 		}

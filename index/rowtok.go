@@ -24,7 +24,7 @@ type rowTokenizer struct {
 }
 
 // rowTextSQL reads a row's texts from the index.
-const rowTextSQL = `SELECT title, aliases, headings, tags, body, cjk FROM fts WHERE rowid = ?`
+var rowTextSQL = "SELECT " + ftsColumns + " FROM fts WHERE rowid = ?"
 
 // newRowTokenizer opens the private database for tokenizer (the index's
 // tokenize= value).
@@ -33,8 +33,8 @@ func newRowTokenizer(ctx context.Context, tokenizer string) (*rowTokenizer, erro
 	if err != nil {
 		return nil, err
 	}
-	err = errors.Join(registerFTS(c), c.Exec(fmt.Sprintf(`CREATE VIRTUAL TABLE fts USING fts5(title, aliases, headings, tags, body, cjk, tokenize=%q);
-		CREATE VIRTUAL TABLE v USING fts5vocab(fts, instance);`, tokenizer)))
+	err = errors.Join(registerFTS(c), c.Exec(fmt.Sprintf(`CREATE VIRTUAL TABLE fts USING fts5(%s, tokenize=%q);
+		CREATE VIRTUAL TABLE v USING fts5vocab(fts, instance);`, ftsColumns, tokenizer)))
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("row tokenizer: %w", err)
@@ -44,7 +44,7 @@ func newRowTokenizer(ctx context.Context, tokenizer string) (*rowTokenizer, erro
 		st  **sqlite3.Stmt
 		sql string
 	}{
-		{&r.ins, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)`},
+		{&r.ins, ftsInsert},
 		{&r.sel, `SELECT term, doc, col FROM v`},
 		{&r.del, `DELETE FROM fts`},
 	} {

@@ -515,7 +515,7 @@ func newWriter(c *sqlite3.Conn, bm25 *BM25) (*writer, error) {
 		{&w.delFile, `DELETE FROM files WHERE path = ?`},
 		{&w.touch, `UPDATE files SET size = ?, mtime = ? WHERE path = ?`},
 		{&w.insChunk, `INSERT INTO chunks(path, idx, line_start, line_end, page, hash) VALUES (?, ?, ?, ?, ?, ?)`},
-		{&w.insFTS, `INSERT INTO fts(rowid, title, aliases, headings, tags, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insFTS, ftsInsert},
 		{&w.insFile, `INSERT INTO files(path, kind, size, mtime, hash, chunks, warning, pdf, blank, ocr) VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?)`},
 		{&w.ids, `SELECT id FROM chunks WHERE path = ?`},
 	} {
