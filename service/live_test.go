@@ -19,6 +19,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 	"github.com/enquire-mcp/enquire-mcp/watch"
@@ -51,9 +52,8 @@ func (m testModels) OpenOrLearn(ctx context.Context, alias string, ix *index.Ind
 // liveVault serves root with a persistent index and the watcher on, as
 // serve does (with a short quiet period to keep the test quick).
 type liveVault struct {
-	l      *Vault
-	mu     sync.Mutex
-	served *search.Engine // what the server would hold (OnSwap)
+	*servicetest.Live
+	l *Vault
 }
 
 func startLive(t *testing.T, root string, opts watch.Options) *liveVault {
@@ -63,56 +63,12 @@ func startLive(t *testing.T, root string, opts watch.Options) *liveVault {
 
 func startLiveWith(t *testing.T, cfg Config, opts watch.Options) *liveVault {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	l, err := Open(ctx, cfg)
+	l, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lv := &liveVault{l: l, served: l.Engine()}
-	l.OnSwap(func(e *search.Engine) {
-		lv.mu.Lock()
-		lv.served = e
-		lv.mu.Unlock()
-	})
-	w := watch.New(l.Root(), opts)
-	done := l.Follow(ctx, w)
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		l.Close()
-	})
-	// The watcher is running once it reports its mode.
-	for deadline := time.Now().Add(5 * time.Second); w.Mode() == watch.ModeOff; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the watcher did not start")
-		}
-	}
-	return lv
-}
-
-func (lv *liveVault) engine() *search.Engine {
-	lv.mu.Lock()
-	defer lv.mu.Unlock()
-	return lv.served
-}
-
-// settle writes a sentinel note and waits until the served engine holds
-// it: events arrive in order, so every change made before is applied.
-func (lv *liveVault) settle(t *testing.T, root string, n int) {
-	t.Helper()
-	name := fmt.Sprintf("zz-sentinel-%d.md", n)
-	if err := os.WriteFile(filepath.Join(root, name), []byte("sentinel\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
-		if _, ok := lv.engine().Snapshot().NoteIDExact(name); ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("change %d never reached the engine", n)
-		}
-	}
+	return &liveVault{Live: servicetest.Follow(t, l, opts), l: l}
 }
 
 // TestLiveEqualsFresh is the live vault's equivalence test: random
@@ -150,9 +106,9 @@ func TestLiveEqualsFresh(t *testing.T) {
 					for range 1 + batch%4 {
 						m.Step()
 					}
-					lv.settle(t, root, batch)
+					lv.Settle(t, root, batch)
 					want := freshEngine(t, root)
-					if diff := enginetest.Diff(ctx, lv.engine(), want.eng, enginetest.Queries); diff != "" {
+					if diff := enginetest.Diff(ctx, lv.Engine(), want.eng, enginetest.Queries); diff != "" {
 						t.Fatalf("seed %d batch %d: the live engine differs from a fresh start: %s", seed, batch, diff)
 					}
 					if diff := indexDiff(t, lv.l, want); diff != "" {
@@ -229,7 +185,7 @@ func TestLiveStormWhileSearching(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for i := 0; ctx.Err() == nil; i++ {
-				e := lv.engine()
+				e := lv.Engine()
 				q := enginetest.Queries[(i+w)%len(enginetest.Queries)]
 				gran := []string{search.GranularityNote, search.GranularityBlock}[i%2]
 				res, err := e.Search(ctx, search.Request{Query: q, Limit: 10, GraphBoost: true, Granularity: gran})
@@ -250,7 +206,7 @@ func TestLiveStormWhileSearching(t *testing.T) {
 		m.Step()
 		time.Sleep(time.Millisecond)
 	}
-	lv.settle(t, root, 0)
+	lv.Settle(t, root, 0)
 	cancel()
 	wg.Wait()
 	close(errs)
@@ -258,7 +214,7 @@ func TestLiveStormWhileSearching(t *testing.T) {
 		t.Error(err)
 	}
 	want := freshEngine(t, root)
-	if diff := enginetest.Diff(context.Background(), lv.engine(), want.eng, enginetest.Queries); diff != "" {
+	if diff := enginetest.Diff(context.Background(), lv.Engine(), want.eng, enginetest.Queries); diff != "" {
 		t.Fatalf("after the storm: %s", diff)
 	}
 }
@@ -294,18 +250,18 @@ func TestLivePrivacy(t *testing.T) {
 	cfg := testConfig(t, root, filepath.Join(t.TempDir(), "live.db"))
 	cfg.Privacy.MarkerKey = "private"
 	lv := startLiveWith(t, cfg, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
-	if lv.engine().Snapshot().Note("Home.md") == nil || lv.engine().Snapshot().Note("Cooking/Sourdough Bread.md") == nil {
+	if lv.Engine().Snapshot().Note("Home.md") == nil || lv.Engine().Snapshot().Note("Cooking/Sourdough Bread.md") == nil {
 		t.Fatal("fixture notes missing before any rule")
 	}
 	if err := os.WriteFile(filepath.Join(root, "Home.md"), []byte("---\nprivate: true\n---\n# Home\nzqxsecretcanary\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lv.settle(t, root, 1)
-	res, err := lv.engine().Search(ctx, search.Request{Query: "zqxsecretcanary", Limit: 10})
+	lv.Settle(t, root, 1)
+	res, err := lv.Engine().Search(ctx, search.Request{Query: "zqxsecretcanary", Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lv.engine().Snapshot().Note("Home.md") != nil || len(res.Hits) != 0 {
+	if lv.Engine().Snapshot().Note("Home.md") != nil || len(res.Hits) != 0 {
 		t.Fatalf("a note marked private is still served: %v", res.Hits)
 	}
 	if err := os.MkdirAll(filepath.Join(root, ".enquire"), 0o755); err != nil {
@@ -314,8 +270,8 @@ func TestLivePrivacy(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".enquire", "ignore"), []byte("Cooking/\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lv.settle(t, root, 2)
-	for deadline := time.Now().Add(10 * time.Second); lv.engine().Snapshot().Note("Cooking/Sourdough Bread.md") != nil; time.Sleep(5 * time.Millisecond) {
+	lv.Settle(t, root, 2)
+	for deadline := time.Now().Add(10 * time.Second); lv.Engine().Snapshot().Note("Cooking/Sourdough Bread.md") != nil; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("a folder hidden by a new .enquire/ignore rule is still served")
 		}
@@ -329,7 +285,7 @@ func TestLivePrivacy(t *testing.T) {
 			t.Errorf("the index still holds %s", r.Path)
 		}
 	}
-	if n := lv.engine().Snapshot().Privacy.HiddenNotes; n < 2 {
+	if n := lv.Engine().Snapshot().Privacy.HiddenNotes; n < 2 {
 		t.Errorf("hidden notes counted %d, want at least 2", n)
 	}
 }
@@ -343,7 +299,7 @@ func TestLiveEmbeddings(t *testing.T) {
 	cfg := testConfig(t, root, filepath.Join(t.TempDir(), "live.db"))
 	cfg.BuildEmbeddings = "builtin"
 	lv := startLiveWith(t, cfg, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
-	if _, ok := lv.engine().EmbeddingModel(); !ok {
+	if _, ok := lv.Engine().EmbeddingModel(); !ok {
 		t.Fatal("no embeddings signal at start")
 	}
 	m := vaulttest.NewMutator(t, root, 31)
@@ -351,22 +307,22 @@ func TestLiveEmbeddings(t *testing.T) {
 		for range 3 {
 			m.Step()
 		}
-		lv.settle(t, root, batch)
+		lv.Settle(t, root, batch)
 		fresh := testConfig(t, root, filepath.Join(t.TempDir(), "fresh.db"))
 		fresh.BuildEmbeddings = "builtin"
 		want, err := Open(ctx, fresh)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, exp := lv.engine().Info().Vectors, want.eng.Info().Vectors; got != exp {
+		if got, exp := lv.Engine().Info().Vectors, want.eng.Info().Vectors; got != exp {
 			t.Fatalf("batch %d: %d vectors live, %d fresh", batch, got, exp)
 		}
-		if diff := enginetest.Diff(ctx, lv.engine(), want.eng, enginetest.Queries); diff != "" {
+		if diff := enginetest.Diff(ctx, lv.Engine(), want.eng, enginetest.Queries); diff != "" {
 			t.Fatalf("batch %d: %s", batch, diff)
 		}
 		for _, q := range enginetest.Queries { // the dense signal alone ranks the same
 			req := search.Request{Query: q, Limit: 10, Signals: []string{"embeddings"}, Granularity: search.GranularityBlock}
-			a, errA := lv.engine().Search(ctx, req)
+			a, errA := lv.Engine().Search(ctx, req)
 			b, errB := want.eng.Search(ctx, req)
 			if errA != nil || errB != nil {
 				t.Fatalf("embeddings search %q: %v, %v", q, errA, errB)

@@ -5,77 +5,29 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/service"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
 
 // liveVault serves a vault loaded from flags with the watcher on, as
 // serve does (with a short quiet period to keep the test quick).
 type liveVault struct {
-	l      *service.Vault
-	mu     sync.Mutex
-	served *search.Engine // what the server would hold (OnSwap)
+	*servicetest.Live
+	l *service.Vault
 }
 
 func startLiveWith(t *testing.T, vf *vaultFlags, opts watch.Options) *liveVault {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	l, err := vf.load(ctx, slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	l, err := vf.load(context.Background(), slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lv := &liveVault{l: l, served: l.Engine()}
-	l.OnSwap(func(e *search.Engine) {
-		lv.mu.Lock()
-		lv.served = e
-		lv.mu.Unlock()
-	})
-	w := watch.New(l.Root(), opts)
-	done := l.Follow(ctx, w)
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		l.Close()
-	})
-	// The watcher is running once it reports its mode.
-	for deadline := time.Now().Add(5 * time.Second); w.Mode() == watch.ModeOff; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the watcher did not start")
-		}
-	}
-	return lv
-}
-
-func (lv *liveVault) engine() *search.Engine {
-	lv.mu.Lock()
-	defer lv.mu.Unlock()
-	return lv.served
-}
-
-// settle writes a sentinel note and waits until the served engine holds
-// it: events arrive in order, so every change made before is applied.
-func (lv *liveVault) settle(t *testing.T, root string, n int) {
-	t.Helper()
-	name := fmt.Sprintf("zz-sentinel-%d.md", n)
-	if err := os.WriteFile(filepath.Join(root, name), []byte("sentinel\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
-		if _, ok := lv.engine().Snapshot().NoteIDExact(name); ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("change %d never reached the engine", n)
-		}
-	}
+	return &liveVault{Live: servicetest.Follow(t, l, opts), l: l}
 }
 
 // freshEngine starts a vault from scratch with its own new index.

@@ -229,7 +229,7 @@ func TestOCRLive(t *testing.T) {
 	ctx := context.Background()
 	var hit search.Hit
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		res, err := lv.engine().Search(ctx, search.Request{Query: "quartzite meridian", Limit: 5})
+		res, err := lv.Engine().Search(ctx, search.Request{Query: "quartzite meridian", Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestOCRLive(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "Groceries.md"), []byte("# Groceries\n\nrye and spelt\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lv.settle(t, root, 1)
+	lv.Settle(t, root, 1)
 	if n := vf.ocr.stats.files.Load(); n != 1 {
 		t.Fatalf("editing a note re-ran OCR: %d runs, want 1", n)
 	}

@@ -18,7 +18,7 @@ func TestLiveVaultModel(t *testing.T) {
 	root := vaulttest.Copy(t, filepath.Join("..", "..", "testdata", "vault"))
 	vf := &vaultFlags{vault: root, indexFile: filepath.Join(t.TempDir(), "live.db"), maxFileSize: 1 << 20, buildEmbeddings: "vault"}
 	lv := startLiveWith(t, vf, watch.Options{Quiet: 20 * time.Millisecond, MaxDelay: 200 * time.Millisecond})
-	model, ok := lv.engine().EmbeddingModel()
+	model, ok := lv.Engine().EmbeddingModel()
 	if !ok {
 		t.Fatal("no embeddings signal at start")
 	}
@@ -28,8 +28,8 @@ func TestLiveVaultModel(t *testing.T) {
 		for range 3 {
 			m.Step()
 		}
-		lv.settle(t, root, batch)
-		if got, _ := lv.engine().EmbeddingModel(); got.ID != id {
+		lv.Settle(t, root, batch)
+		if got, _ := lv.Engine().EmbeddingModel(); got.ID != id {
 			t.Fatalf("batch %d: model %s, want %s (live changes must not refit)", batch, got.ID, id)
 		}
 		missing, err := lv.l.Index().Vectors().Missing(ctx)

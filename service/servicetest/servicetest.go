@@ -1,0 +1,87 @@
+// Package servicetest follows a service.Vault as serve does, with the
+// watcher on, for tests of live changes.
+package servicetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/watch"
+)
+
+// Followed is what Follow needs of a service.Vault. It is an interface so
+// that package service's own tests can use this package without an
+// import cycle.
+type Followed interface {
+	Engine() *search.Engine
+	OnSwap(func(*search.Engine))
+	Root() string
+	Follow(ctx context.Context, w *watch.Watcher) <-chan struct{}
+	Close() error
+}
+
+// Live is a followed vault and the engine a server would hold.
+type Live struct {
+	mu     sync.Mutex
+	served *search.Engine
+}
+
+// Follow runs a watcher on v with opts and keeps the engine v swaps in,
+// as the server does (OnSwap). When the test ends it stops the watcher and
+// closes v.
+func Follow(t testing.TB, v Followed, opts watch.Options) *Live {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	lv := &Live{served: v.Engine()}
+	v.OnSwap(func(e *search.Engine) {
+		lv.mu.Lock()
+		lv.served = e
+		lv.mu.Unlock()
+	})
+	w := watch.New(v.Root(), opts)
+	done := v.Follow(ctx, w)
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		v.Close()
+	})
+	// The watcher is running once it reports its mode.
+	for deadline := time.Now().Add(5 * time.Second); w.Mode() == watch.ModeOff; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher did not start")
+		}
+	}
+	return lv
+}
+
+// Engine returns the engine the server would hold now.
+func (lv *Live) Engine() *search.Engine {
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	return lv.served
+}
+
+// Settle writes the sentinel note number n into root and waits until the
+// served engine holds it: events arrive in order, so every change made
+// before is applied then.
+func (lv *Live) Settle(t testing.TB, root string, n int) {
+	t.Helper()
+	name := fmt.Sprintf("zz-sentinel-%d.md", n)
+	if err := os.WriteFile(filepath.Join(root, name), []byte("sentinel\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if _, ok := lv.Engine().Snapshot().NoteIDExact(name); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("change %d never reached the engine", n)
+		}
+	}
+}
