@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
@@ -38,7 +37,7 @@ func TestHealKeepsPrivacy(t *testing.T) {
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
 	cfg := testConfig(t, root, ixFile)
 	mustLoad(t, cfg).Close()
-	garbleFTS(t, ixFile)
+	servicetest.GarbleFTS(t, ixFile)
 	l := freshLoad(t, cfg)
 	if l.Index() == nil || l.Index().Rebuilt != "" {
 		t.Fatalf("the open-time check saw the blob damage: this test needs damage only a query finds")
@@ -77,21 +76,5 @@ func TestHealKeepsPrivacy(t *testing.T) {
 				t.Fatalf("%s holds %q after the heal", filepath.Base(ixFile+suffix), secret)
 			}
 		}
-	}
-}
-
-// garbleFTS overwrites FTS5's data blocks past the first ten with random
-// bytes: damage that opening the file does not notice.
-func garbleFTS(t *testing.T, ixFile string) {
-	t.Helper()
-	c, err := sqlite3.Open(ixFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,15 +1,14 @@
 package service
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/rankers"
 	"github.com/enquire-mcp/enquire-mcp/search"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
@@ -57,8 +56,8 @@ func TestReloadSurvivesIndexFailure(t *testing.T) {
 func TestReloadRereadsRules(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "Open.md"), []byte("open walrusqq"))
-	writeFile(t, filepath.Join(root, "Journal", "day.md"), []byte("journal narwhalqq"))
+	servicetest.WriteFile(t, filepath.Join(root, "Open.md"), []byte("open walrusqq"))
+	servicetest.WriteFile(t, filepath.Join(root, "Journal", "day.md"), []byte("journal narwhalqq"))
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
 	cfg := testConfig(t, root, ixFile)
 	cfg.Search.StaleDays, cfg.Privacy.MarkerKey = 30, "private"
@@ -70,10 +69,10 @@ func TestReloadRereadsRules(t *testing.T) {
 	if l.Engine().Snapshot().Note("Journal/day.md") == nil {
 		t.Fatal("journal hidden before any rule")
 	}
-	if len(scanIndexFor(t, ixFile, "narwhalqq")) == 0 {
+	if len(servicetest.IndexFilesHolding(t, ixFile, "narwhalqq")) == 0 {
 		t.Fatal("the journal's text is not in the index before the rule: the scan would prove nothing")
 	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\n"))
+	servicetest.WriteFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\n"))
 	eng, err := l.Reload(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -85,37 +84,11 @@ func TestReloadRereadsRules(t *testing.T) {
 	if st := l.Synced(); st.Purged != 1 || !st.PurgedFile {
 		t.Errorf("reload did not purge the index: %+v", st)
 	}
-	if leaks := scanIndexFor(t, ixFile, "narwhalqq"); len(leaks) > 0 {
+	if leaks := servicetest.IndexFilesHolding(t, ixFile, "narwhalqq"); len(leaks) > 0 {
 		t.Errorf("hidden text in %v after the reload", leaks)
 	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\nbad[\n"))
+	servicetest.WriteFile(t, filepath.Join(root, ".enquire", "ignore"), []byte("Journal/\nbad[\n"))
 	if _, err := l.Reload(ctx, nil); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("reload with a bad ignore line: %v", err)
 	}
-}
-
-func writeFile(t *testing.T, abs string, b []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// scanIndexFor lists the index files (the file and its WAL) holding s.
-func scanIndexFor(t *testing.T, file, s string) []string {
-	t.Helper()
-	var leaks []string
-	for _, suffix := range []string{"", "-wal"} {
-		raw, err := os.ReadFile(file + suffix)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(raw, []byte(s)) {
-			leaks = append(leaks, file+suffix)
-		}
-	}
-	return leaks
 }

@@ -11,30 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/enquire-mcp/enquire-mcp/chunk"
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/rankers"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/vault"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
-
-// garbleFTS overwrites FTS5's data blocks past the first ten with random
-// bytes: damage that opening the file does not notice.
-func garbleFTS(t *testing.T, ixFile string) {
-	t.Helper()
-	c, err := sqlite3.Open(ixFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestIndexRebuildsDamageItsSyncMeets: damage the open-time check cannot
 // see (FTS5 blocks garbled) met by `index`'s own sync (every note edited,
@@ -46,7 +29,7 @@ func TestIndexRebuildsDamageItsSyncMeets(t *testing.T) {
 	root := vaulttest.Copy(t, fixtureVault)
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
 	runIndexCmd(t, bin, "--vault", root, "--index-file", ixFile)
-	garbleFTS(t, ixFile)
+	servicetest.GarbleFTS(t, ixFile)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
 			return err

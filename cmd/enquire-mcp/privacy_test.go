@@ -19,6 +19,7 @@ import (
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/ocr/ocrtest"
 	"github.com/enquire-mcp/enquire-mcp/privacy"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,7 +68,7 @@ func writeLeakVault(t *testing.T) string {
 		files[p] = []byte(s)
 	}
 	for p, b := range files {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(p)), b)
+		servicetest.WriteFile(t, filepath.Join(root, filepath.FromSlash(p)), b)
 	}
 	return root
 }
@@ -84,16 +85,6 @@ func serveMCP(ctx context.Context, t *testing.T, bin string, args ...string) (*m
 		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
 	}
 	return cs, stderr
-}
-
-func writeFile(t *testing.T, abs string, b []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // runBin runs the built binary and fails the test on a non-zero exit.
@@ -239,7 +230,7 @@ func TestPrivacyLeak(t *testing.T) {
 	plain := t.TempDir()
 	for p, body := range leakVault {
 		if !slices.Contains(hiddenPaths, p) {
-			writeFile(t, filepath.Join(plain, filepath.FromSlash(p)), []byte(body))
+			servicetest.WriteFile(t, filepath.Join(plain, filepath.FromSlash(p)), []byte(body))
 		}
 	}
 	ref, _ := serveMCP(ctx, t, bin, "serve", "--enable-write", "--vault", plain)
@@ -271,7 +262,7 @@ func TestPrivacyLeakFirstRun(t *testing.T) {
 	bin := buildBinary(t)
 	home := userDirs(t)
 	root := writeLeakVault(t)
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
+	servicetest.WriteFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
 	common := append([]string{"--vault", root, "--include-pdfs"}, leakRules...)
 	runBin(t, bin, append([]string{"index"}, common...)...)
 	runBin(t, bin, append([]string{"build-embeddings", "--embedding-model", "vault"}, common...)...)
@@ -283,7 +274,7 @@ func TestPrivacyLeakFirstRun(t *testing.T) {
 
 	// A new excluded file, found by serve's start; a note that marks
 	// itself private, written through the server (its reload is at once).
-	writeFile(t, filepath.Join(root, "Private", "qqcanarylatername.md"), []byte("project\n"))
+	servicetest.WriteFile(t, filepath.Join(root, "Private", "qqcanarylatername.md"), []byte("project\n"))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cs, stderr := serveMCP(ctx, t, bin, append([]string{"serve", "--persistent-index", "--enable-write"}, common...)...)
@@ -323,7 +314,7 @@ func TestPrivacyLeakStaleState(t *testing.T) {
 	if leaks, _ := scanWritten(t, written...); !slices.Contains(leaks, ixFile+".engine") {
 		t.Fatalf("the canaries are not in the engine state saved without rules (only in %v): the test would prove nothing", leaks)
 	}
-	writeFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
+	servicetest.WriteFile(t, filepath.Join(root, ".enquire", "ignore"), []byte(leakIgnore))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.Command(bin, append(append([]string{"serve"}, common...), leakRules...)...)
@@ -655,8 +646,8 @@ func checkFindPathAvoidsHidden(ctx context.Context, t *testing.T, cs *mcp.Client
 // error naming the pattern and its position.
 func TestPrivacyRuleErrors(t *testing.T) {
 	badIgnore := t.TempDir()
-	writeFile(t, filepath.Join(badIgnore, "a.md"), []byte("a"))
-	writeFile(t, filepath.Join(badIgnore, ".enquire", "ignore"), []byte("# ok\nJournal/\nbad[x\n"))
+	servicetest.WriteFile(t, filepath.Join(badIgnore, "a.md"), []byte("a"))
+	servicetest.WriteFile(t, filepath.Join(badIgnore, ".enquire", "ignore"), []byte("# ok\nJournal/\nbad[x\n"))
 	ixFile := filepath.Join(t.TempDir(), "ix.db")
 	tests := []struct {
 		name string
@@ -711,21 +702,6 @@ func TestPrivacyAllExcluded(t *testing.T) {
 	if n := strings.Count(log.String(), "hide every note"); n != 1 {
 		t.Errorf("the all-hidden warning appears %d times, want once:\n%s", n, log.String())
 	}
-}
-
-func scanIndexFor(t *testing.T, file, s string) []string {
-	t.Helper()
-	var leaks []string
-	for _, suffix := range []string{"", "-wal"} {
-		raw, err := os.ReadFile(file + suffix)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(raw, []byte(s)) {
-			leaks = append(leaks, file+suffix)
-		}
-	}
-	return leaks
 }
 
 // TestPrintPrivacyPurge: the summary speaks of a purge only when one

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 )
 
 // blockingEmbedder is an Ollama-compatible embedding server whose
@@ -62,8 +64,8 @@ func blockingEmbedder(t *testing.T) (url string, started <-chan struct{}) {
 func protocolVault(t *testing.T, bin string) (flags []string, started <-chan struct{}) {
 	t.Helper()
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "Bread.md"), []byte("# Bread\n\nLevain, flour and water.\n"))
-	writeFile(t, filepath.Join(root, "Tea.md"), []byte("# Tea\n\nGreen tea and black tea.\n"))
+	servicetest.WriteFile(t, filepath.Join(root, "Bread.md"), []byte("# Bread\n\nLevain, flour and water.\n"))
+	servicetest.WriteFile(t, filepath.Join(root, "Tea.md"), []byte("# Tea\n\nGreen tea and black tea.\n"))
 	url, started := blockingEmbedder(t)
 	flags = []string{"--vault", root, "--index-file", filepath.Join(t.TempDir(), "ix.db")}
 	runBin(t, bin, append([]string{"index"}, flags...)...)

@@ -3,6 +3,7 @@
 package servicetest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/watch"
@@ -83,5 +86,49 @@ func (lv *Live) Settle(t testing.TB, root string, n int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("change %d never reached the engine", n)
 		}
+	}
+}
+
+// WriteFile writes b to abs, making its folder first.
+func WriteFile(t testing.TB, abs string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// IndexFilesHolding lists the index files (the file and its WAL) whose
+// bytes hold s: a privacy test's proof that hidden text left the index.
+func IndexFilesHolding(t testing.TB, file, s string) []string {
+	t.Helper()
+	var holding []string
+	for _, suffix := range []string{"", "-wal"} {
+		raw, err := os.ReadFile(file + suffix)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte(s)) {
+			holding = append(holding, file+suffix)
+		}
+	}
+	return holding
+}
+
+// GarbleFTS overwrites FTS5's data blocks past the first ten with random
+// bytes: damage that opening the index file does not notice.
+func GarbleFTS(t testing.TB, ixFile string) {
+	t.Helper()
+	c, err := sqlite3.Open(ixFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(`UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
