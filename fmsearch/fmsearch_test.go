@@ -2,28 +2,22 @@ package fmsearch
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 // TestSearchPages: a key matched whatever its case, the three conditions,
 // and pages that follow one another by cursor.
 func TestSearchPages(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	dir := vaulttest.Write(t, map[string]string{
 		"a.md": "---\nStatus: Done\n---\n",
 		"b.md": "---\nstatus: [doing, done]\n---\n",
 		"c.md": "---\nstatus: todo\n---\n",
 		"d.md": "no frontmatter\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	snap, err := vault.Load(context.Background(), dir, vault.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,27 +2,21 @@ package graph
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 // TestMissingTargets: targets differing in case are one, counted and
 // ordered by count, then alphabetically whatever the spelling.
 func TestMissingTargets(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	dir := vaulttest.Write(t, map[string]string{
 		"a.md": "[[Zeta]] [[beta]] [[Alpha]]\n",
 		"b.md": "[[zeta]] [[Beta]]\n",
 		"c.md": "[[ZETA]] [[a]]\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	snap, err := vault.Load(context.Background(), dir, vault.Options{})
 	if err != nil {
 		t.Fatal(err)

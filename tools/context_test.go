@@ -2,8 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/contextpack"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 func checkPack(t *testing.T, out ContextPackOutput, budget int) {
@@ -222,15 +221,10 @@ func TestContextPackArguments(t *testing.T) {
 // TestContextPackLongLinesAndFences: a passage cut inside an over-long
 // line or a code fence still fits and keeps the markdown balanced.
 func TestContextPackLongLinesAndFences(t *testing.T) {
-	dir := t.TempDir()
 	long := strings.Repeat("zebra crossing lights ", 3000)
 	fence := "# Fenced\n\nzebra setup:\n\n```go\n" + strings.Repeat("fmt.Println(\"zebra\") // a long line of code\n", 400) + "```\n\nAfter the fence.\n"
 	cjk := "# 中文\n\n" + strings.Repeat("斑马线", 3000) + "\n"
-	for name, body := range map[string]string{"long.md": "# Long\n\n" + long + "\n", "fence.md": fence, "cjk.md": cjk} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := vaulttest.Write(t, map[string]string{"long.md": "# Long\n\n" + long + "\n", "fence.md": fence, "cjk.md": cjk})
 	e := engineAt(t, dir, time.Time{}, vault.Options{})
 	cs := connectSimilar(t, e)
 	for _, q := range []string{"zebra", "斑马线", "zebra setup"} {

@@ -2,14 +2,13 @@ package vaultstats
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/enquire-mcp/enquire-mcp/graph"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 func TestCountWords(t *testing.T) {
@@ -32,17 +31,12 @@ func TestCountWords(t *testing.T) {
 
 // TestCompute: orphans, dead ends, broken links and tags of a small vault.
 func TestCompute(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	dir := vaulttest.Write(t, map[string]string{
 		"hub.md":    "#a #a/b\n[[leaf]] [[Missing]] [[missing]]\n",
 		"leaf.md":   "#a\nno links\n",
 		"alone.md":  "---\ntitle: Alone\n---\nnothing\n",
 		"image.png": "not an image",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	snap, err := vault.Load(context.Background(), dir, vault.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/vault"
+	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -105,16 +106,11 @@ func mustDefaultPath(t *testing.T, root string) string {
 func TestDoctorGoldenBrokenVault(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	dir := vaulttest.Write(t, map[string]string{
 		"Broken.md": "---\ntitle: [unclosed\n---\nbody\n",
 		"Fine.md":   "# Fine\n",
 		"scan.pdf":  "%PDF-1.4 not really",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	root, err := vault.RealRoot(dir)
 	if err != nil {
 		t.Fatal(err)

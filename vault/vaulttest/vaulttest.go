@@ -61,3 +61,20 @@ func BenchVault(tb testing.TB) string {
 	}
 	return dir
 }
+
+// Write makes a vault of files (vault-relative path → content) in a new
+// temporary folder and returns its root.
+func Write(tb testing.TB, files map[string]string) string {
+	tb.Helper()
+	root := tb.TempDir()
+	for rel, body := range files {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return root
+}
