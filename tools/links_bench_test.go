@@ -47,7 +47,7 @@ func BenchmarkLinkIndexBuild(b *testing.B) {
 	e := benchEngine(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		ix := newLinkIndex(e)
+		ix := newLinkTables(e)
 		ix.tagSiblings()
 		ix.missing.Links()
 		ix.suggest("x", 1)

@@ -22,7 +22,7 @@ type linkCache struct{ perEngine[linkTables] }
 
 // get returns the index of an engine, building (the cheap shell of) it
 // when the engine changed.
-func (c *linkCache) get(e *search.Engine) *linkTables { return c.derive(e, newLinkIndex) }
+func (c *linkCache) get(e *search.Engine) *linkTables { return c.derive(e, newLinkTables) }
 
 // linkTables is everything the link tools derive from one engine. Each
 // part is built once, on first use, and is immutable afterwards.
@@ -48,7 +48,7 @@ type linkTables struct {
 	suggester   *linksuggest.Suggester
 }
 
-func newLinkIndex(e *search.Engine) *linkTables {
+func newLinkTables(e *search.Engine) *linkTables {
 	g := e.Graph()
 	return &linkTables{eng: e, snap: e.Snapshot(), g: g, paths: graph.NewPathFinder(g), missing: graph.NewMissingTargets(g)}
 }
