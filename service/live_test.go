@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -111,7 +110,7 @@ func TestLiveEqualsFresh(t *testing.T) {
 					if diff := enginetest.Diff(ctx, lv.Engine(), want.eng, enginetest.Queries); diff != "" {
 						t.Fatalf("seed %d batch %d: the live engine differs from a fresh start: %s", seed, batch, diff)
 					}
-					if diff := indexDiff(t, lv.l, want); diff != "" {
+					if diff := servicetest.IndexDiff(t, lv.l, want); diff != "" {
 						t.Fatalf("seed %d batch %d: the live index differs from a fresh one: %s", seed, batch, diff)
 					}
 				}
@@ -144,31 +143,6 @@ func mustLoad(t *testing.T, cfg Config) *Vault {
 		t.Fatal(err)
 	}
 	return l
-}
-
-func indexDiff(t *testing.T, a, b *Vault) string {
-	t.Helper()
-	ra, err := a.Index().Files(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := b.Index().Files(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ra, rb) {
-		return fmt.Sprintf("%d rows vs %d: %v vs %v", len(ra), len(rb), firstDiff(ra, rb), firstDiff(rb, ra))
-	}
-	return ""
-}
-
-func firstDiff[T comparable](a, b []T) any {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return x
-		}
-	}
-	return nil
 }
 
 // TestLiveStormWhileSearching searches and reads while the vault changes

@@ -11,6 +11,7 @@ import (
 
 	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
 
@@ -61,7 +62,7 @@ func resumeEqualsFresh(t *testing.T, mk func(t *testing.T) string, pread bool) {
 		if d := enginetest.Diff(ctx, l.eng, want.eng, enginetest.Queries); d != "" {
 			t.Fatalf("started from %q: differs from a fresh start: %s", l.started, d)
 		}
-		if d := indexDiff(t, l, want); d != "" {
+		if d := servicetest.IndexDiff(t, l, want); d != "" {
 			t.Fatalf("started from %q: index differs from a fresh one: %s", l.started, d)
 		}
 		l.Close() // saves the state when a save is due

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/enquire-mcp/enquire-mcp/service"
@@ -54,31 +52,6 @@ func mustLoad(t *testing.T, vf *vaultFlags) *service.Vault {
 		t.Fatal(err)
 	}
 	return l
-}
-
-func indexDiff(t *testing.T, a, b *service.Vault) string {
-	t.Helper()
-	ra, err := a.Index().Files(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := b.Index().Files(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ra, rb) {
-		return fmt.Sprintf("%d rows vs %d: %v vs %v", len(ra), len(rb), firstDiff(ra, rb), firstDiff(rb, ra))
-	}
-	return ""
-}
-
-func firstDiff[T comparable](a, b []T) any {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return x
-		}
-	}
-	return nil
 }
 
 // testWriter logs through t (a live failure shows what the server said).

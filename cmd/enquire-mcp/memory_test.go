@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enquire-mcp/enquire-mcp/search/enginetest"
+	"github.com/enquire-mcp/enquire-mcp/service/servicetest"
 	"github.com/enquire-mcp/enquire-mcp/tools"
 	"github.com/enquire-mcp/enquire-mcp/vault/vaulttest"
 )
@@ -57,7 +58,7 @@ func TestMemoryToolsUpdateTheIndexIncrementally(t *testing.T) {
 		if d := enginetest.Diff(ctx, l.Engine(), want.Engine(), append([]string{"pangolin"}, enginetest.Queries...)); d != "" {
 			t.Fatalf("%s: served engine differs from a fresh start: %s", when, d)
 		}
-		if d := indexDiff(t, l, want); d != "" {
+		if d := servicetest.IndexDiff(t, l, want); d != "" {
 			t.Fatalf("%s: served index differs from a fresh one: %s", when, d)
 		}
 	}

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/enquire-mcp/enquire-mcp/index"
 	"github.com/enquire-mcp/enquire-mcp/search"
 	"github.com/enquire-mcp/enquire-mcp/watch"
 )
@@ -131,4 +133,37 @@ func GarbleFTS(t testing.TB, ixFile string) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Indexed is what IndexDiff needs of a service.Vault.
+type Indexed interface {
+	Index() *index.Index
+}
+
+// IndexDiff compares the file rows of two vaults' indexes: "" when they
+// are equal, else the counts and a row found in one but not the other.
+func IndexDiff(t testing.TB, a, b Indexed) string {
+	t.Helper()
+	ra, err := a.Index().Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := b.Index().Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ra, rb) {
+		return fmt.Sprintf("%d rows vs %d: %v vs %v", len(ra), len(rb), firstMissing(ra, rb), firstMissing(rb, ra))
+	}
+	return ""
+}
+
+// firstMissing is the first element of a that b lacks (nil when none).
+func firstMissing[T comparable](a, b []T) any {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return x
+		}
+	}
+	return nil
 }
